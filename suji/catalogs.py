@@ -1,0 +1,51 @@
+"""Maintain the gettext catalogs in translations/: extract, update, compile (pybabel, wrapped).
+
+    suji i18n extract   # scan suji/ and templates/ into translations/messages.pot
+    suji i18n update    # merge the .pot into translations/{ja,en}/LC_MESSAGES/messages.po
+    suji i18n compile   # write the .mo files the app and the CLI read
+Run all three after adding or changing a message, then translate the new entries in the ja catalog.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.frontend import CommandLineInterface
+
+from suji.i18n import LANGUAGES
+from suji.resources import resource_dir
+
+KEYWORDS = ["N_", "_", "gettext", "lazy_gettext", "ngettext:1,2", "lazy_ngettext:1,2", "pgettext:1c,2"]
+
+
+def _pybabel(*args: str) -> None:
+    CommandLineInterface().run(["pybabel", "-q", *args])
+
+
+def extract() -> Path:
+    """Scan the source and templates for messages into messages.pot."""
+    root = resource_dir("translations").parent
+    pot = resource_dir("translations") / "messages.pot"
+    keywords = [arg for k in KEYWORDS for arg in ("-k", k)]
+    _pybabel(
+        "extract", "-F", str(root / "babel.cfg"), "--no-location", "--sort-output", "--omit-header",
+        *keywords, "-o", str(pot), str(root / "suji"), str(root / "templates"),
+    )  # fmt: skip
+    return pot
+
+
+def update() -> None:
+    """Merge messages.pot into each language's catalog (creating it if missing)."""
+    folder = resource_dir("translations")
+    pot = folder / "messages.pot"
+    for lang in LANGUAGES:
+        po = folder / lang / "LC_MESSAGES" / "messages.po"
+        if po.exists():
+            _pybabel("update", "-i", str(pot), "-d", str(folder), "-l", lang, "--no-fuzzy-matching", "--ignore-obsolete")
+        else:
+            _pybabel("init", "-i", str(pot), "-d", str(folder), "-l", lang)
+
+
+def compile_catalogs() -> None:
+    """Compile every .po into the .mo read at run time."""
+    _pybabel("compile", "-d", str(resource_dir("translations")), "--use-fuzzy")

@@ -1,0 +1,229 @@
+"""The command line: `suji check`, `suji roll`, `suji bench`, `suji i18n` … thin over the library.
+
+Exit status: 0 success (for `check`: valid and a target made), 1 a formula that is invalid or misses, 2 a bad
+command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from suji.dice import DiceError, Roll, random_roll
+from suji.i18n import LANGUAGES, N_, translate
+
+# Messages for dice given on the command line or to the API.
+DICE_MESSAGES = {
+    "unknown_operator_die": N_("“{detail}” is not an operator die. Use + − × ÷ ×10 ×11 ×12 ² √."),
+    "unknown_number_die": N_("“{detail}” is not a number die. Number dice show 1 to 9."),
+    "bad_target": N_("“{detail}” is not a target: give a whole number of at least 1."),
+    "no_target": N_("Give the target dice or a target number."),
+}
+
+
+def dice_error_message(error: DiceError, lang: str) -> str:
+    """A DiceError in the user's language."""
+    return translate(DICE_MESSAGES[error.code], lang, detail=error.detail)
+
+
+def default_language() -> str:
+    """ja when the environment's locale is Japanese, else en."""
+    for var in ("SUJI_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "ja" if value.startswith("ja") else "en"
+    return "en"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line exits with status 2 and a one-line message."""
+
+
+def add_dice_arguments(parser: argparse.ArgumentParser, target_required: bool = True) -> None:
+    """The dice options shared by check, solve, hint and advise."""
+    target = parser.add_mutually_exclusive_group(required=target_required)
+    target.add_argument("--target-dice", nargs=3, metavar="T", help="the three target dice (e.g. 4 4 6)")
+    target.add_argument("--target", type=int, help="one target number instead of target dice")
+    parser.add_argument("--number-dice", nargs="+", required=True, metavar="D", help="number dice, e.g. 2 1 4 1 3")
+    parser.add_argument(
+        "--operator-dice", nargs="+", required=True, metavar="O",
+        help="operator dice: + - * / x10 x11 x12 ^2 sqrt (or + − × ÷ ×10 ×11 ×12 ² √)",
+    )  # fmt: skip
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="language of messages (ja or en)")
+
+
+def roll_from_args(args: argparse.Namespace) -> Roll:
+    """Build the Roll named by the dice options (raises DiceError)."""
+    return Roll.of(
+        number_dice=args.number_dice,
+        operator_dice=args.operator_dice,
+        target_dice=args.target_dice or (),
+        target=args.target,
+    )
+
+
+def print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False))
+
+
+# ---- suji check ------------------------------------------------------------------------------------------
+
+CHECK_TEXT = {
+    "made": N_("✓ {formula} = {value}: target {target} made."),
+    "missed": N_("✗ {formula} = {value}: not a target ({targets})."),
+    "invalid": N_("✗ Not a valid formula ({column}): {message}"),
+    "invalid_nocol": N_("✗ Not a valid formula: {message}"),
+    "scored": N_("Scored formula: {formula}"),
+    "removed": N_("Redundant dice removed: {dice}"),
+    "points": N_("Operator points {points} × number dice {dice} = {total}"),
+    "costs": N_("Re-rolled {rerolled}, set {set_faces}: −{cost}"),
+    "score": N_("Score: {score}"),
+}
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from suji.formula import COLUMN_MESSAGE
+    from suji.scoring import REROLL_COST, SET_FACE_COST, check
+
+    lang = args.lang or default_language()
+    roll = roll_from_args(args)
+    result = check(args.formula, roll, rerolled=args.rerolled, set_faces=args.set_faces)
+    if args.json:
+        print_json(result.to_dict(lang))
+    elif not result.valid:
+        error = result.error
+        assert error is not None
+        if error.column is not None:
+            column = translate(COLUMN_MESSAGE, lang, column=error.column)
+            print(translate(CHECK_TEXT["invalid"], lang, column=column, message=error.message(lang)))
+            print(error.caret(args.formula))
+        else:
+            print(translate(CHECK_TEXT["invalid_nocol"], lang, message=error.message(lang)))
+    else:
+        t = lambda key, **kw: translate(CHECK_TEXT[key], lang, **kw)  # noqa: E731
+        if result.target is not None:
+            print(t("made", formula=args.formula, value=result.value, target=result.target))
+        else:
+            targets = " ".join(map(str, roll.targets))
+            print(t("missed", formula=args.formula, value=result.value, targets=targets))
+        print(t("scored", formula=result.scored_formula))
+        if result.removed_tokens:
+            print(t("removed", dice=" ".join(result.removed_tokens)))
+        print(t("points", points=result.operator_points, dice=result.number_dice_used, total=result.points))
+        if result.rerolled or result.set_faces:
+            cost = REROLL_COST * result.rerolled + SET_FACE_COST * result.set_faces
+            print(t("costs", rerolled=result.rerolled, set_faces=result.set_faces, cost=cost))
+        print(t("score", score=result.score))
+    return 0 if result.valid and result.target is not None else 1
+
+
+# ---- suji roll -------------------------------------------------------------------------------------------
+
+ROLL_TEXT = {
+    "targets": N_("Target dice: {dice}  →  targets: {targets}"),
+    "numbers": N_("Number dice: {dice}"),
+    "operators": N_("Operator dice: {dice}"),
+}
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    lang = args.lang or default_language()
+    roll = random_roll(args.seed)
+    if args.json:
+        print_json(roll.to_dict())
+        return 0
+    t = lambda key, **kw: translate(ROLL_TEXT[key], lang, **kw)  # noqa: E731
+    print(t("targets", dice=" ".join(map(str, roll.target_dice)), targets=" ".join(map(str, roll.targets))))
+    print(t("numbers", dice=" ".join(map(str, roll.number_dice))))
+    print(t("operators", dice=" ".join(roll.operator_dice)))
+    return 0
+
+
+# ---- suji i18n -------------------------------------------------------------------------------------------
+
+
+def cmd_i18n(args: argparse.Namespace) -> int:
+    from suji import catalogs
+
+    if args.action in ("extract", "all"):
+        catalogs.extract()
+    if args.action in ("update", "all"):
+        catalogs.update()
+    if args.action in ("compile", "all"):
+        catalogs.compile_catalogs()
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from suji import bench
+
+    return bench.main(args)
+
+
+# ---- the parser ------------------------------------------------------------------------------------------
+
+Command = Callable[[argparse.Namespace], int]
+# Other modules add their subcommands here: name -> (function adding the arguments, command).
+EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="suji", description="Sūji de Asobo (すうじであそぼ) maths trainer")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="check and score a formula against a roll")
+    p.add_argument("formula")
+    add_dice_arguments(p)
+    p.add_argument("--rerolled", type=_non_negative, default=0, help="dice re-rolled (1 point each)")
+    p.add_argument("--set-faces", type=_non_negative, default=0, help="dice set to a chosen face (5 points each)")
+    add_lang_argument(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("roll", help="roll the dice (seeded)")
+    p.add_argument("--seed", default=None, help="seed for the random roll")
+    add_lang_argument(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_roll)
+
+    p = sub.add_parser("bench", help="benchmark the rules engine and the solver, printing medians")
+    p.add_argument("--rolls", type=int, default=200, help="how many seeded rolls")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--only", default=None, help="run only the benchmarks whose name contains this")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("i18n", help="maintain translations: extract, update, compile (or all)")
+    p.add_argument("action", choices=("extract", "update", "compile", "all"))
+    p.set_defaults(func=cmd_i18n)
+
+    for add in EXTRA_COMMANDS:
+        add(sub)
+    return parser
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except DiceError as error:
+        lang = getattr(args, "lang", None) or default_language()
+        print(f"suji: {dice_error_message(error, lang)}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The dice of Sūji de Asobo: faces, rolls, seeded random rolls and the target numbers of a roll."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import permutations, product
+
+# Number dice (RULES.md §1 "Dice"). There is no 0 on any die; a 6 may be read as 9.
+NUMBER_DIE_A: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+NUMBER_DIE_B: tuple[int, ...] = (1, 2, 3, 6, 7, 8)
+NUMBER_DIE_C: tuple[int, ...] = (1, 2, 3, 4, 5, 8)
+NUMBER_DICE_FACES = {"A": NUMBER_DIE_A, "B": NUMBER_DIE_B, "C": NUMBER_DIE_C}
+
+# Operator faces, printed as on the dice. These strings are the canonical names used everywhere.
+PLUS, MINUS, TIMES, DIVIDE = "+", "−", "×", "÷"
+TIMES10, TIMES11, TIMES12 = "×10", "×11", "×12"
+SQUARE, ROOT = "²", "√"
+OPERATOR_FACES: tuple[str, ...] = (PLUS, MINUS, TIMES, DIVIDE, TIMES10, TIMES11, TIMES12, SQUARE, ROOT)
+CONSTANT_FACES = {TIMES10: 10, TIMES11: 11, TIMES12: 12}
+
+OPERATOR_DIE_A: tuple[str, ...] = (PLUS, PLUS, MINUS, MINUS, TIMES, DIVIDE)
+OPERATOR_DIE_B: tuple[str, ...] = (TIMES10, TIMES11, TIMES12, SQUARE, SQUARE, ROOT)
+OPERATOR_DICE_FACES = {"A": OPERATOR_DIE_A, "B": OPERATOR_DIE_B}
+
+# The standard set: which kind of die sits in each place of a roll.
+TARGET_KINDS = ("A", "B", "C")
+NUMBER_KINDS = ("A", "A", "B", "B", "C")
+OPERATOR_KINDS = ("A", "A", "A", "B")
+
+# Ways to type an operator face (command line, API): ASCII, printed and full-width forms.
+_OPERATOR_ALIASES = {
+    "+": PLUS, "＋": PLUS, "plus": PLUS,
+    "-": MINUS, "−": MINUS, "－": MINUS, "–": MINUS, "minus": MINUS,
+    "*": TIMES, "x": TIMES, "X": TIMES, "×": TIMES, "＊": TIMES, "times": TIMES,
+    "/": DIVIDE, "÷": DIVIDE, "／": DIVIDE, "div": DIVIDE,
+    "^2": SQUARE, "²": SQUARE, "2乗": SQUARE, "sq": SQUARE, "square": SQUARE, "**2": SQUARE,
+    "sqrt": ROOT, "√": ROOT, "root": ROOT, "平方根": ROOT, "ルート": ROOT,
+}  # fmt: skip
+for _n in (10, 11, 12):
+    for _times in ("x", "X", "*", "×", "＊"):
+        _OPERATOR_ALIASES[f"{_times}{_n}"] = f"×{_n}"
+
+
+class DiceError(ValueError):
+    """A roll or a die face that cannot exist; `code` names the problem for translated messages."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+def parse_operator_face(text: str) -> str:
+    """Return the canonical operator face for `text` (``x10`` → ``×10``, ``sqrt`` → ``√``)."""
+    face = _OPERATOR_ALIASES.get(str(text).strip())
+    if face is None:
+        raise DiceError("unknown_operator_die", str(text))
+    return face
+
+
+def parse_number_face(value: object) -> int:
+    """Return a number die face (1–9) from an int or a digit string (full-width digits allowed)."""
+    if isinstance(value, bool):
+        raise DiceError("unknown_number_die", str(value))
+    if isinstance(value, int):
+        face = value
+    else:
+        text = str(value).strip().translate(_FULLWIDTH_DIGITS)
+        if len(text) != 1 or not text.isdigit():
+            raise DiceError("unknown_number_die", str(value))
+        face = int(text)
+    if not 1 <= face <= 9:
+        raise DiceError("unknown_number_die", str(value))
+    return face
+
+
+_FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
+def readings(face: int) -> tuple[int, ...]:
+    """The digits a number die showing `face` can stand for: a 6 may be read as 9."""
+    return (6, 9) if face == 6 else (face,)
+
+
+def target_numbers(target_dice: Sequence[int]) -> tuple[int, ...]:
+    """Every number made from the target dice in any order, each 6 read as 6 or 9, in increasing order."""
+    numbers = set()
+    for order in permutations(target_dice):
+        for digits in product(*(readings(face) for face in order)):
+            numbers.add(int("".join(map(str, digits))))
+    return tuple(sorted(numbers))
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll: target dice (or one explicit target number), number dice and operator dice.
+
+    Faces are validated but the counts are free, so drills and examples may use custom dice (a roll with both
+    √ and ², six number dice, …). `target`, when given, replaces the targets made from the target dice.
+    """
+
+    target_dice: tuple[int, ...]
+    number_dice: tuple[int, ...]
+    operator_dice: tuple[str, ...]
+    target: int | None = None
+    targets: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "target_dice", tuple(parse_number_face(f) for f in self.target_dice))
+        object.__setattr__(self, "number_dice", tuple(parse_number_face(f) for f in self.number_dice))
+        object.__setattr__(self, "operator_dice", tuple(parse_operator_face(f) for f in self.operator_dice))
+        if self.target is not None:
+            if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+                raise DiceError("bad_target", str(self.target))
+            targets: tuple[int, ...] = (self.target,)
+        else:
+            if not self.target_dice:
+                raise DiceError("no_target")
+            targets = target_numbers(self.target_dice)
+        object.__setattr__(self, "targets", targets)
+
+    @classmethod
+    def of(
+        cls,
+        number_dice: Iterable[object],
+        operator_dice: Iterable[str],
+        target_dice: Iterable[object] = (),
+        target: int | None = None,
+    ) -> Roll:
+        """Build a roll from loose values (strings or ints, any operator spelling)."""
+        return cls(tuple(target_dice), tuple(number_dice), tuple(operator_dice), target)  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict:
+        """The roll as plain JSON-ready data."""
+        data: dict = {
+            "target_dice": list(self.target_dice),
+            "number_dice": list(self.number_dice),
+            "operator_dice": list(self.operator_dice),
+            "targets": list(self.targets),
+        }
+        if self.target is not None:
+            data["target"] = self.target
+        return data
+
+
+def roll_standard(rng: random.Random) -> Roll:
+    """Roll the standard set: three target dice (A, B, C), five number dice (A A B B C), four operator dice."""
+    return Roll(
+        target_dice=tuple(rng.choice(NUMBER_DICE_FACES[k]) for k in TARGET_KINDS),
+        number_dice=tuple(rng.choice(NUMBER_DICE_FACES[k]) for k in NUMBER_KINDS),
+        operator_dice=tuple(rng.choice(OPERATOR_DICE_FACES[k]) for k in OPERATOR_KINDS),
+    )
+
+
+def random_roll(seed: int | str | None = None) -> Roll:
+    """A standard roll from a seeded generator: the same seed gives the same roll everywhere."""
+    return roll_standard(random.Random(seed))

@@ -1,0 +1,323 @@
+"""Formulas as text: the Lark grammar, readings of ambiguous text, die tokens and the exact SymPy value.
+
+Data flows one way: text → raw tokens (Lark's lexer) → readings (a × followed by 1 0/1/2 may be a constant die)
+→ LALR parse tree per reading → die tokens and a SymPy value built by a Transformer. User text never reaches
+sympify, parse_expr or eval.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+
+import sympy
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
+from suji.exact import Face
+from suji.i18n import N_, translate
+from suji.resources import resource_dir
+
+MAX_FORMULA_LENGTH = 200
+# A text with many "×1d" spots could be read in 2^k ways; readings beyond this many are not tried.
+MAX_READINGS = 64
+
+_FULLWIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
+_FACE_OF_TYPE = {"PLUS": PLUS, "MINUS": MINUS, "TIMES": TIMES, "DIVIDE": DIVIDE, "SQUARE": SQUARE, "ROOT": ROOT}
+_BINARY = {"PLUS", "MINUS", "TIMES", "DIVIDE"}
+_PARENTHESES = set("()（）[]{}［］｛｝")
+
+# Every message a formula error can carry (English msgids; translations/ holds Japanese).
+MESSAGES = {
+    "empty": N_("Write a formula."),
+    "too_long": N_("The formula is too long: at most {limit} characters."),
+    "unknown_char": N_("“{char}” is not on any die. Use digits, + − × ÷, ×10 ×11 ×12, ² and √."),
+    "parentheses": N_("Parentheses are not allowed in Sūji de Asobo."),
+    "equals": N_("Write only the formula, without “=”."),
+    "adjacent_operators": N_("Two operators stand side by side at “{token}”. Put a number between them."),
+    "starts_with_operator": N_("A formula cannot start with “{token}”. Only − may stand at the start."),
+    "ends_with_operator": N_("The formula ends with “{token}”. A number must come after it."),
+    "const_then_number": N_(
+        "No number may come right after “{token}”. ×10, ×11 and ×12 go after a number, and an operator comes next."
+    ),
+    "const_misplaced": N_("“{token}” must come right after a number."),
+    "square_misplaced": N_("“²” (squared) must come right after a number."),
+    "root_misplaced": N_("“√” (square root) must come right before a number."),
+    "number_after_square": N_("Put an operator between “²” and the next number."),
+    "syntax": N_("The formula cannot be read at “{token}”."),
+    "zero": N_("No die shows 0."),
+    "not_rolled": N_("There is no “{face}” die in this roll."),
+    "used_too_often": N_("“{face}” is used more times than it was rolled ({count})."),
+    "nine_needs_six": N_("A 9 needs a die showing 6 (turned upside down)."),
+    "division_by_zero": N_("Division by zero."),
+}
+COLUMN_MESSAGE = N_("column {column}")
+
+
+class FormulaError(Exception):
+    """A formula that cannot be read or played: `code` names the problem, `column` (1-based) says where."""
+
+    def __init__(self, code: str, column: int | None = None, **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.column = column
+        self.params = params
+
+    def message(self, lang: str = "en") -> str:
+        """The explanation in the user's language."""
+        return translate(MESSAGES[self.code], lang, **self.params)
+
+    def caret(self, text: str) -> str:
+        """The formula with a caret under the column of the error (full-width characters count double)."""
+        if self.column is None:
+            return text
+        pad = sum(2 if unicodedata.east_asian_width(ch) in "FW" else 1 for ch in text[: self.column - 1])
+        return f"{text}\n{' ' * pad}^"
+
+    def to_dict(self, lang: str = "en") -> dict:
+        """The error as JSON-ready data."""
+        return {"code": self.code, "message": self.message(lang), "column": self.column}
+
+    def __repr__(self) -> str:
+        return f"FormulaError({self.code!r}, column={self.column!r}, {self.params!r})"
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die in a formula: its face (an int for a digit, the printed symbol for an operator) and its column."""
+
+    face: Face
+    column: int
+
+    @property
+    def text(self) -> str:
+        return str(self.face)
+
+
+@dataclass
+class Reading:
+    """One way to read a formula text: its dice in order and the parse tree."""
+
+    dice: tuple[Die, ...]
+    tree: Tree = field(repr=False)
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        return tuple(d.face for d in self.dice)
+
+    def sympy_value(self) -> sympy.Expr:
+        """The exact value as SymPy builds it from the parse tree."""
+        return SympyBuilder().transform(self.tree)
+
+
+def format_faces(faces: tuple[Face, ...] | list[Face]) -> str:
+    """The canonical print of a formula: digits and + − × ÷ ×10 ×11 ×12 ² √, no spaces."""
+    return "".join(str(f) for f in faces)
+
+
+@lru_cache(maxsize=1)
+def formula_parser() -> Lark:
+    """The LALR parser for grammar/suji.lark, built once."""
+    path = resource_dir("grammar") / "suji.lark"
+    return Lark(path.read_text(encoding="utf-8"), parser="lalr", lexer="basic", start="formula")
+
+
+class SympyBuilder(Transformer):
+    """Build the exact SymPy value from a parse tree (Integer, Rational, sqrt; never sympify)."""
+
+    def number(self, digits: list[Token]) -> sympy.Integer:
+        return sympy.Integer(int("".join(str(d).translate(_FULLWIDTH) for d in digits)))
+
+    def factor(self, children: list) -> sympy.Expr:
+        value = next(c for c in children if not isinstance(c, Token))
+        kinds = {c.type for c in children if isinstance(c, Token)}
+        if "SQUARE" in kinds:
+            value = value**2
+        if "ROOT" in kinds:
+            value = sympy.sqrt(value)
+        return value
+
+    def mulop(self, children: list[Token]) -> str:
+        return children[0].type
+
+    def addop(self, children: list[Token]) -> str:
+        return children[0].type
+
+    def sign(self, children: list[Token]) -> str:
+        return "SIGN"
+
+    def term(self, children: list) -> sympy.Expr:
+        value = children[0]
+        pending = None
+        for child in children[1:]:
+            if isinstance(child, Token):  # a constant die
+                value = value * CONSTANT_FACES[_face(child)]
+            elif isinstance(child, str):
+                pending = child
+            elif pending == "TIMES":
+                value = value * child
+            else:
+                if child == 0:
+                    raise FormulaError("division_by_zero")
+                value = value / child
+        return value
+
+    def formula(self, children: list) -> sympy.Expr:
+        sign = 1
+        if children and children[0] == "SIGN":
+            sign = -1
+            children = children[1:]
+        total = sign * children[0]
+        for op, value in zip(children[1::2], children[2::2], strict=True):
+            total = total + value if op == "PLUS" else total - value
+        return total
+
+
+def _face(token: Token) -> Face:
+    """The die face a token stands for."""
+    if token.type == "DIGIT":
+        return int(str(token).translate(_FULLWIDTH))
+    if token.type == "CONST":
+        return str(token)
+    return _FACE_OF_TYPE[token.type]
+
+
+def _lex(text: str) -> list[Token]:
+    """Split the text into raw tokens with the grammar's lexer."""
+    try:
+        return list(formula_parser().lex(text))
+    except UnexpectedCharacters as exc:
+        char = text[exc.pos_in_stream]
+        if char in _PARENTHESES:
+            raise FormulaError("parentheses", exc.column) from None
+        if char in "=＝":
+            raise FormulaError("equals", exc.column) from None
+        raise FormulaError("unknown_char", exc.column, char=char) from None
+
+
+def _constant_spots(tokens: list[Token]) -> list[int]:
+    """Indexes i where tokens i, i+1, i+2 read "× 1 0/1/2": a constant die or a × die and a two-digit number."""
+    spots = []
+    for i in range(len(tokens) - 2):
+        if (
+            tokens[i].type == "TIMES"
+            and tokens[i + 1].type == "DIGIT"
+            and tokens[i + 2].type == "DIGIT"
+            and _face(tokens[i + 1]) == 1
+            and _face(tokens[i + 2]) in (0, 1, 2)
+        ):
+            spots.append(i)
+    return spots
+
+
+def _merge(tokens: list[Token], spots: tuple[int, ...]) -> list[Token]:
+    """The token list with the "× 1 d" at each spot merged into one CONST token."""
+    merged: list[Token] = []
+    skip = 0
+    wanted = set(spots)
+    for i, tok in enumerate(tokens):
+        if skip:
+            skip -= 1
+            continue
+        if i in wanted:
+            face = f"×1{_face(tokens[i + 2])}"
+            merged.append(Token("CONST", face, tok.start_pos, tok.line, tok.column, end_pos=tokens[i + 2].end_pos))
+            skip = 2
+        else:
+            merged.append(tok)
+    return merged
+
+
+def _syntax_error(prev: Token | None, tok: Token) -> FormulaError:
+    """Name the mistake when the parser meets `tok` after `prev` (None at the start)."""
+    p = prev.type if prev is not None else None
+    t = tok.type
+    at_prev = prev.column if prev is not None else 1
+    if t == "$END":
+        if p is None:
+            return FormulaError("empty")
+        if p == "ROOT":
+            return FormulaError("root_misplaced", at_prev)
+        return FormulaError("ends_with_operator", at_prev, token=_face(prev))
+    col = tok.column
+    if t in _BINARY:
+        if p is None:
+            return FormulaError("starts_with_operator", col, token=_face(tok))
+        if p == "ROOT":
+            return FormulaError("root_misplaced", at_prev)
+        return FormulaError("adjacent_operators", col, token=_face(tok))
+    if t == "CONST":
+        return FormulaError("const_misplaced", col, token=_face(tok))
+    if t == "DIGIT" and p == "CONST":
+        return FormulaError("const_then_number", col, token=_face(prev))
+    if t == "DIGIT" and p == "SQUARE":
+        return FormulaError("number_after_square", col)
+    if t == "SQUARE":
+        return FormulaError("square_misplaced", col)
+    if t == "ROOT":
+        return FormulaError("root_misplaced", col)
+    return FormulaError("syntax", col, token=str(tok))
+
+
+def _parse_tokens(tokens: list[Token]) -> Reading:
+    """Parse one token list with the LALR parser; raise FormulaError naming the mistake."""
+    interactive = formula_parser().parse_interactive("")
+    prev = None
+    try:
+        for tok in tokens:
+            interactive.feed_token(tok)
+            prev = tok
+        tree = interactive.feed_eof(prev)
+    except UnexpectedToken as exc:
+        raise _syntax_error(prev, exc.token) from None
+    except UnexpectedInput:  # pragma: no cover - defensive: any other Lark complaint
+        raise FormulaError("syntax", getattr(prev, "column", 1), token=str(prev or "")) from None
+    dice = tuple(Die(_face(tok), tok.column) for tok in tokens)
+    for die in dice:
+        if die.face == 0:
+            raise FormulaError("zero", die.column)
+    return Reading(dice, tree)
+
+
+def readings(text: str, constant_dice: int | None = None) -> Iterator[Reading | FormulaError]:
+    """Every reading of `text`, each a Reading or the FormulaError that reading runs into.
+
+    `constant_dice` is how many constant dice the roll has (None: unknown). Readings that merge "× 1 d" into a
+    constant die come first when the roll has such a die; readings needing more constant dice than the roll
+    has are skipped, since no roll could play them.
+    """
+    if len(text) > MAX_FORMULA_LENGTH:
+        raise FormulaError("too_long", None, limit=MAX_FORMULA_LENGTH)
+    if not text.strip():
+        raise FormulaError("empty")
+    tokens = _lex(text)
+    if not tokens:
+        raise FormulaError("empty")
+    spots = _constant_spots(tokens)
+    most = len(spots) if constant_dice is None else min(len(spots), constant_dice)
+    sizes = list(range(most, -1, -1)) if constant_dice else list(range(0, most + 1))
+    count = 0
+    for size in sizes:
+        for chosen in combinations(spots, size):
+            if count == MAX_READINGS:
+                return
+            count += 1
+            try:
+                yield _parse_tokens(_merge(tokens, chosen))
+            except FormulaError as error:
+                yield error
+
+
+def parse(text: str) -> Reading:
+    """The first valid reading of `text` (constant dice preferred), or the FormulaError of the first reading."""
+    first_error = None
+    for reading in readings(text, constant_dice=None):
+        if isinstance(reading, Reading):
+            return reading
+        first_error = first_error or reading
+    assert first_error is not None
+    raise first_error

@@ -1,0 +1,213 @@
+"""Scoring a formula against a roll: the dice check, redundancy stripping, points and re-roll costs.
+
+`check` is the rules engine's front door: text in, a CheckResult out, never an exception for bad input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import sympy
+
+from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.exact import Face, evaluate
+from suji.formula import Die, FormulaError, Reading, format_faces, readings
+
+# Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
+OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
+OPERATOR_POINTS.update({face: 3 for face in CONSTANT_FACES})
+REROLL_COST = 1
+SET_FACE_COST = 5
+
+
+def operator_points(faces: Sequence[Face]) -> int:
+    """The sum of the operator dice's points in a formula."""
+    return sum(OPERATOR_POINTS[f] for f in faces if type(f) is str)
+
+
+def number_dice_used(faces: Sequence[Face]) -> int:
+    """How many number dice a formula uses (one per digit)."""
+    return sum(1 for f in faces if type(f) is int)
+
+
+def formula_score(faces: Sequence[Face]) -> int:
+    """Operator points × number dice, before any costs (a formula of digits only scores 0)."""
+    return operator_points(faces) * number_dice_used(faces)
+
+
+def apply_costs(points: int, rerolled: int = 0, set_faces: int = 0) -> int:
+    """Take off re-roll (1 a die) and set-face (5 a die) costs; a result of 0 or less is 0."""
+    return max(0, points - REROLL_COST * rerolled - SET_FACE_COST * set_faces)
+
+
+def check_dice(dice: Sequence[Die], roll: Roll) -> None:
+    """Raise FormulaError unless every die in the formula was rolled, each used at most once.
+
+    A 9 is a die showing 6 turned over (or, with custom dice, a die showing 9, which is used first).
+    """
+    numbers = Counter(roll.number_dice)
+    operators = Counter(roll.operator_dice)
+    for die in dice:
+        face = die.face
+        if type(face) is str:
+            if operators[face] > 0:
+                operators[face] -= 1
+                continue
+            if face not in roll.operator_dice:
+                raise FormulaError("not_rolled", die.column, face=face)
+            raise FormulaError("used_too_often", die.column, face=face, count=roll.operator_dice.count(face))
+        if face == 9 and numbers[9] == 0:
+            if numbers[6] > 0:
+                numbers[6] -= 1
+                continue
+            if 6 not in roll.number_dice and 9 not in roll.number_dice:
+                raise FormulaError("nine_needs_six", die.column)
+            count = roll.number_dice.count(6) + roll.number_dice.count(9)
+            raise FormulaError("used_too_often", die.column, face=9, count=count)
+        if numbers[face] > 0:
+            numbers[face] -= 1
+            continue
+        if face not in roll.number_dice:
+            raise FormulaError("not_rolled", die.column, face=face)
+        raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
+
+
+def _may_start(face: Face) -> bool:
+    return type(face) is int or face == ROOT or face == MINUS
+
+
+def _may_end(face: Face) -> bool:
+    return type(face) is int or face == SQUARE or face in CONSTANT_FACES
+
+
+def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
+    """The indexes of the dice kept after stripping redundant dice (RULES.md "Redundant dice").
+
+    The scored form is the valid sub-formula (the other dice in the same order) with the same exact value that
+    uses the fewest dice; among several, the one with the highest score. Returns all indexes when nothing can go.
+    """
+    n = len(faces)
+    value = evaluate(faces)
+    if value is None:
+        raise ValueError("not a valid formula")
+    for size in range(1, n):
+        best: tuple[int, ...] | None = None
+        best_score = -1
+        for kept in combinations(range(n), size):
+            if not _may_start(faces[kept[0]]) or not _may_end(faces[kept[-1]]):
+                continue
+            sub = [faces[i] for i in kept]
+            if evaluate(sub) == value:
+                score = formula_score(sub)
+                if score > best_score:
+                    best, best_score = kept, score
+        if best is not None:
+            return best
+    return tuple(range(n))
+
+
+@dataclass
+class CheckResult:
+    """What `check` found: validity, the exact value, the target made and the score of the stripped formula."""
+
+    formula: str
+    valid: bool
+    error: FormulaError | None = None
+    value: sympy.Expr | None = None
+    target: int | None = None
+    dice: tuple[Die, ...] = ()
+    kept: tuple[int, ...] = ()
+    operator_points: int = 0
+    number_dice_used: int = 0
+    points: int = 0  # operator points × number dice, before costs; 0 when no target is made
+    score: int = 0
+    rerolled: int = 0
+    set_faces: int = 0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def scored_tokens(self) -> list[str]:
+        return [self.dice[i].text for i in self.kept]
+
+    @property
+    def removed_tokens(self) -> list[str]:
+        kept = set(self.kept)
+        return [d.text for i, d in enumerate(self.dice) if i not in kept]
+
+    @property
+    def scored_formula(self) -> str:
+        return format_faces([self.dice[i].face for i in self.kept])
+
+    def to_dict(self, lang: str = "en") -> dict:
+        """Exactly the object `suji check --json` prints."""
+        return {
+            "valid": self.valid,
+            "error": self.error.to_dict(lang) if self.error else None,
+            "value": str(self.value) if self.value is not None else None,
+            "target": self.target,
+            "scored_formula": self.scored_formula if self.valid else None,
+            "scored_tokens": self.scored_tokens,
+            "removed_tokens": self.removed_tokens,
+            "operator_points": self.operator_points,
+            "number_dice_used": self.number_dice_used,
+            "score": self.score,
+        }
+
+
+def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_faces: int) -> CheckResult:
+    check_dice(reading.dice, roll)
+    value = reading.sympy_value()
+    target = int(value) if value.is_Integer and int(value) in roll.targets else None
+    kept = strip_redundant(reading.faces)
+    kept_faces = [reading.faces[i] for i in kept]
+    points = formula_score(kept_faces) if target is not None else 0
+    return CheckResult(
+        formula=text,
+        valid=True,
+        value=value,
+        target=target,
+        dice=reading.dice,
+        kept=kept,
+        operator_points=operator_points(kept_faces),
+        number_dice_used=number_dice_used(kept_faces),
+        points=points,
+        score=apply_costs(points, rerolled, set_faces),
+        rerolled=rerolled,
+        set_faces=set_faces,
+    )
+
+
+def check(formula: str, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> CheckResult:
+    """Check a formula text against a roll and score it; bad input gives an invalid result, never an exception.
+
+    Text that can be read more than one way (23×11: the ×11 die, or × and two 1 dice) is tried every way that
+    the roll allows, and the best-scoring valid reading counts. When none is valid, the error shown is that of
+    the first reading tried (the constant die first when the roll has one).
+    """
+    if not isinstance(formula, str):
+        formula = str(formula)
+    if rerolled < 0 or set_faces < 0:
+        raise ValueError("costs cannot be negative")
+    constants = sum(1 for f in roll.operator_dice if f in CONSTANT_FACES)
+    best: CheckResult | None = None
+    first_error: FormulaError | None = None
+    try:
+        for reading in readings(formula, constant_dice=constants):
+            try:
+                if isinstance(reading, FormulaError):
+                    raise reading
+                result = _score_reading(formula, reading, roll, rerolled, set_faces)
+            except FormulaError as error:
+                first_error = first_error or error
+                continue
+            if best is None or (result.target is not None, result.points) > (best.target is not None, best.points):
+                best = result
+    except FormulaError as error:
+        first_error = error
+    if best is not None:
+        return best
+    assert first_error is not None
+    return CheckResult(formula=formula, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces)
