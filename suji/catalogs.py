@@ -49,3 +49,54 @@ def update() -> None:
 def compile_catalogs() -> None:
     """Compile every .po into the .mo read at run time."""
     _pybabel("compile", "-d", str(resource_dir("translations")), "--use-fuzzy")
+
+
+def catalog_path(lang: str) -> Path:
+    """The .po file of one language."""
+    return resource_dir("translations") / lang / "LC_MESSAGES" / "messages.po"
+
+
+def untranslated(lang: str = "ja") -> list[str]:
+    """The msgids of `lang`'s catalog that have no translation (or only a fuzzy one)."""
+    from babel.messages.pofile import read_po
+
+    with catalog_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    missing = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            missing.append(message.id if isinstance(message.id, str) else message.id[0])
+    return missing
+
+
+def fill(json_path: str | Path, lang: str = "ja") -> list[str]:
+    """Set translations from a JSON object {msgid: translation} (plural ids: the singular id as key).
+
+    Returns the msgids still untranslated afterwards. Translators keep such a file while they work; applying it
+    again is harmless.
+    """
+    import json
+
+    from babel.messages.pofile import read_po, write_po
+
+    table = json.loads(Path(json_path).read_text(encoding="utf-8"))
+    path = catalog_path(lang)
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        if key in table:
+            value = table[key]
+            if isinstance(message.id, str):
+                message.string = value
+            else:
+                message.string = tuple(value if isinstance(value, str) else v for v in (value,) * len(message.id))
+            message.flags.discard("fuzzy")
+    with path.open("wb") as f:
+        write_po(f, catalog, width=0)
+    return untranslated(lang)

@@ -155,8 +155,19 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         catalogs.extract()
     if args.action in ("update", "all"):
         catalogs.update()
-    if args.action in ("compile", "all"):
+    if args.action == "fill":
+        if not args.file:
+            print("suji i18n fill needs a JSON file", file=sys.stderr)
+            return 2
+        catalogs.fill(args.file, args.locale)
+    if args.action in ("compile", "all", "fill"):
         catalogs.compile_catalogs()
+    missing = catalogs.untranslated(args.locale)
+    if missing:
+        print(f"{len(missing)} messages have no {args.locale} translation:")
+        for msgid in missing:
+            print(f"  {msgid}")
+        return 1
     return 0
 
 
@@ -198,8 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", default=None, help="run only the benchmarks whose name contains this")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("i18n", help="maintain translations: extract, update, compile (or all)")
-    p.add_argument("action", choices=("extract", "update", "compile", "all"))
+    p = sub.add_parser("i18n", help="maintain translations: extract, update, compile (or all), fill FILE.json")
+    p.add_argument("action", choices=("extract", "update", "compile", "all", "fill"))
+    p.add_argument("file", nargs="?", help="with fill: a JSON object {msgid: translation}")
+    p.add_argument("--locale", default="ja", choices=LANGUAGES)
     p.set_defaults(func=cmd_i18n)
 
     for add in EXTRA_COMMANDS:
