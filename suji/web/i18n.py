@@ -1,0 +1,20 @@
+"""The page language: a cookie set by the language switch, else the browser's Accept-Language, else Japanese."""
+
+from __future__ import annotations
+
+from flask import has_request_context, request
+
+from suji.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+LANG_COOKIE = "suji_lang"
+LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+def select_locale() -> str:
+    """Flask-Babel's locale selector: the language of the current request ("ja" or "en")."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    chosen = request.cookies.get(LANG_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE

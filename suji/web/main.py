@@ -1,0 +1,54 @@
+"""The home page and the language switch."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request
+from werkzeug.wrappers import Response
+
+from suji.i18n import LANGUAGES
+from suji.web.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, select_locale
+
+bp = Blueprint("main", __name__)
+
+
+@bp.app_context_processor
+def inject_helpers() -> dict:
+    """Template helpers: the page language and whether an optional area (games, lessons…) is installed."""
+    return {
+        "page_lang": select_locale(),
+        "languages": LANGUAGES,
+        "has_endpoint": lambda name: name in current_app.view_functions,
+    }
+
+
+@bp.get("/")
+def index() -> str:
+    """What Sūji de Asobo is, a picture of the dice and the way into the drills."""
+    from suji.web.drill import LEVELS
+
+    return render_template("home.html", levels=LEVELS)
+
+
+@bp.post("/language")
+def language() -> Response:
+    """Remember the chosen language in a cookie and go back to the page the switch was on."""
+    lang = request.form.get("lang", "")
+    target = safe_next(request.form.get("next", ""))
+    response = redirect(target, code=303)
+    if lang in LANGUAGES:
+        response.set_cookie(
+            LANG_COOKIE,
+            lang,
+            max_age=LANG_COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=bool(current_app.config["SESSION_COOKIE_SECURE"]) or request.is_secure,
+        )
+    return response
+
+
+def safe_next(target: str) -> str:
+    """`target` when it is a path on this site, else the home page (no open redirects)."""
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target and "\n" not in target:
+        return target
+    return "/"
