@@ -1,0 +1,84 @@
+"""Read a student's numeric answer ("3/8", "0.375", "37.5%", "３／８", "8分の3") as an exact Fraction.
+
+The reader is a small hand-written parser over a fixed set of shapes: it never evaluates the text as code.
+Problems are reported as an `AnswerError` whose `code` the lessons translate for the page.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from fractions import Fraction
+
+MAX_ANSWER_LENGTH = 40
+# Fractions with huge parts are never the answer to a lesson question; refusing them keeps the work bounded.
+MAX_DIGITS = 12
+
+# Error codes (the lessons translate them with `suji.lessons.steps.ANSWER_ERRORS`).
+EMPTY = "empty"
+TOO_LONG = "too_long"
+NOT_A_NUMBER = "not_a_number"
+ZERO_DENOMINATOR = "zero_denominator"
+
+
+class AnswerError(ValueError):
+    """An answer text that cannot be read as a number; `code` says why."""
+
+    def __init__(self, code: str, text: str = "") -> None:
+        super().__init__(f"{code}: {text!r}")
+        self.code = code
+        self.text = text
+
+
+_NUMBER = r"[+-]?(?:\d{1,%d}(?:\.\d{0,%d})?|\.\d{1,%d})" % (MAX_DIGITS, MAX_DIGITS, MAX_DIGITS)
+_INTEGER = r"\d{1,%d}" % MAX_DIGITS
+_DECIMAL_RE = re.compile(rf"({_NUMBER})")
+_PERCENT_RE = re.compile(rf"({_NUMBER})%")
+_FRACTION_RE = re.compile(rf"([+-]?)({_INTEGER})/({_INTEGER})")
+_JAPANESE_FRACTION_RE = re.compile(rf"([+-]?)({_INTEGER})分の({_INTEGER})")
+_MIXED_RE = re.compile(rf"([+-]?)({_INTEGER}) ({_INTEGER})/({_INTEGER})")
+
+_MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "ー": "-", "‐": "-"})
+
+
+def _normalise(text: str) -> str:
+    # NFKC turns full-width digits, "／", "％" and "．" into ASCII; Japanese words are left alone.
+    text = unicodedata.normalize("NFKC", text).translate(_MINUS_SIGNS)
+    text = text.replace("パーセント", "%").replace("percent", "%").replace(",", "")
+    text = re.sub(r"\s*/\s*", "/", text.strip())
+    text = re.sub(r"\s*%$", "%", text)
+    return re.sub(r"\s+", " ", text)
+
+
+def parse_answer(text: object) -> Fraction:
+    """Return the exact value of `text`, or raise `AnswerError` with a code from this module."""
+    if not isinstance(text, str):
+        raise AnswerError(NOT_A_NUMBER, str(text))
+    if len(text) > MAX_ANSWER_LENGTH:
+        raise AnswerError(TOO_LONG, text[:MAX_ANSWER_LENGTH])
+    s = _normalise(text)
+    if not s:
+        raise AnswerError(EMPTY, text)
+    if m := _FRACTION_RE.fullmatch(s):
+        sign, num, den = m.groups()
+        return _fraction(sign, int(num), int(den), text)
+    if m := _JAPANESE_FRACTION_RE.fullmatch(s):
+        # "8分の3" is three eighths: the denominator comes first in Japanese.
+        sign, den, num = m.groups()
+        return _fraction(sign, int(num), int(den), text)
+    if m := _MIXED_RE.fullmatch(s):
+        sign, whole, num, den = m.groups()
+        value = int(whole) + _fraction("", int(num), int(den), text)
+        return -value if sign == "-" else value
+    if m := _PERCENT_RE.fullmatch(s):
+        return Fraction(m.group(1)) / 100
+    if m := _DECIMAL_RE.fullmatch(s):
+        return Fraction(m.group(1))
+    raise AnswerError(NOT_A_NUMBER, text)
+
+
+def _fraction(sign: str, num: int, den: int, text: str) -> Fraction:
+    if den == 0:
+        raise AnswerError(ZERO_DENOMINATOR, text)
+    value = Fraction(num, den)
+    return -value if sign == "-" else value

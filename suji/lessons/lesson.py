@@ -1,0 +1,107 @@
+"""What every lesson offers the web pages: rules, steps, experiments (exact vs simulated) and a game.
+
+The game modules build `Lesson` objects; the web layer only reads them, so a lesson can be checked from the
+command line or in tests without Flask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from suji.i18n import translate
+from suji.lessons.stats import DEFAULT_TRIALS, MAX_TRIALS
+from suji.lessons.steps import Step
+
+
+class Msg(str):
+    """A parameter value that is itself a msgid (a card name, a strategy): translated before it is filled in."""
+
+    __slots__ = ()
+
+
+def render(message: str, params: dict[str, object], lang: str) -> str:
+    """Translate `message` into `lang` with its parameters, translating `Msg` parameters first."""
+    filled = {k: translate(v, lang) if isinstance(v, Msg) else v for k, v in params.items()}
+    return translate(message, lang, **filled)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of an experiment: a label, the exact value and (if simulated) the observed value."""
+
+    label: str
+    exact: Fraction | None  # None where no exact value is known (then only the simulation is shown)
+    simulated: float | None = None
+    interval: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one experiment run: rows plus what the student needs to read them."""
+
+    rows: Sequence[Row]
+    n: int = 0
+    seed: int = 0
+    percent: bool = True  # rows are probabilities (shown as %), otherwise expected values
+    note: str = ""  # a translated sentence shown under the table
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A table of exact values with a seeded simulation beside it; `run(n, seed, lang)` does both."""
+
+    key: str
+    title: str  # msgid
+    run: Callable[[int, int, str], Outcome]
+    simulated: bool = True
+    default_trials: int = DEFAULT_TRIALS
+    max_trials: int = MAX_TRIALS
+    x_title: str = ""  # msgid
+    exact_label: str = ""  # msgid; defaults to "exact" in the pages
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson: title, short rules, the questions and the experiments; the game lives in its module."""
+
+    slug: str
+    title: str  # msgid
+    summary: str  # msgid
+    rules: Sequence[str]  # msgids, one short paragraph each
+    steps: Callable[[], list[Step]]
+    experiments: Sequence[Experiment] = field(default_factory=tuple)
+    notes: Sequence[str] = field(default_factory=tuple)  # msgids: readings the lesson chose, example labels
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a game log: a msgid and its parameters, translated when shown."""
+
+    message: str
+    params: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice offered to the student, with the odds shown before choosing (all translated msgids)."""
+
+    key: str
+    label: str
+    odds: str
+    params: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the game asks the student now: a prompt and its options."""
+
+    prompt: str
+    options: Sequence[Option]
+    params: dict[str, object] = field(default_factory=dict)
+
+
+def clamp_trials(n: int, experiment: Experiment) -> int:
+    """`n` limited to the experiment's maximum (the web layer reports the limit to the student)."""
+    return max(1, min(n, experiment.max_trials, MAX_TRIALS))

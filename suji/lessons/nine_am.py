@@ -1,0 +1,439 @@
+"""9am Class: stay awake, get called, look good or make the others look bad — exact odds and simulated games.
+
+RULES.md §2. Readings this lesson chooses where the seed is loose (shown on the page):
+- statuses are rolled first, then bathroom breaks are announced (so a student may leave when asleep);
+- a student on a break is out of the room: not called and not hurt by "make everyone else look bad";
+- a die that is not re-rolled keeps its face, so the called student's next status is whatever the die shows.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from suji.i18n import N_
+from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
+from suji.lessons.stats import wilson_interval
+from suji.lessons.steps import Step, fraction_text, percent_text
+
+START_SCORE = 20
+TURNS = 12  # 9:10 to 11:00
+STUDENT_DIE = 6
+VARIANTS = (4, 6, 8, 10, 12, 20)  # the professor die has as many sides as there are students
+AWAKE_FROM = 4  # 4–6 awake, 1–3 asleep
+
+GOOD, BAD = "good", "bad"
+STAY, BREAK = "stay", "break"
+
+
+def is_awake(status: int) -> bool:
+    """4, 5 and 6 are awake; 1, 2 and 3 are asleep."""
+    return status >= AWAKE_FROM
+
+
+# ---- exact values ------------------------------------------------------------------------------------------
+
+
+def p_awake() -> Fraction:
+    """P(a student die shows 4, 5 or 6)."""
+    return Fraction(sum(1 for face in range(1, STUDENT_DIE + 1) if is_awake(face)), STUDENT_DIE)
+
+
+def p_called(students: int, on_break: int = 0) -> Fraction:
+    """P(a given student present is called in a turn) when `on_break` others are out (the professor re-rolls)."""
+    return Fraction(1, students - on_break)
+
+
+def mean_die() -> Fraction:
+    """The average face of a d6: (1 + … + 6)/6 = 7/2."""
+    return Fraction(sum(range(1, STUDENT_DIE + 1)), STUDENT_DIE)
+
+
+def expected_change(choice: str) -> Fraction:
+    """Expected change of the called awake student's own score: look good +7/2, look bad 0."""
+    return mean_die() if choice == GOOD else Fraction(0)
+
+
+def expected_damage(students: int) -> Fraction:
+    """Expected total points the others lose when an awake student makes everyone else look bad."""
+    # Each of the other students' statuses is a fresh d6 roll, so each loses 7/2 on average.
+    return (students - 1) * mean_die()
+
+
+def p_tie_break_win(tied: int) -> Fraction:
+    """P(a given one of `tied` students wins the tie-break): the procedure treats them all alike."""
+    return Fraction(1, tied)
+
+
+def expected_final_grade_all_good() -> Fraction:
+    """Expected final grade when everyone always looks good: each call is +d6 or −d6 with equal chance."""
+    per_call = p_awake() * mean_die() - (1 - p_awake()) * mean_die()
+    return START_SCORE + TURNS * per_call  # per_call is 0, so the grade stays 20 on average
+
+
+# ---- bots --------------------------------------------------------------------------------------------------
+
+
+def choose_good(game: NineAmGame, me: int) -> str:
+    """Always make yourself look good."""
+    return GOOD
+
+
+def choose_bad(game: NineAmGame, me: int) -> str:
+    """Always make everyone else look bad."""
+    return BAD
+
+
+def choose_smart(game: NineAmGame, me: int) -> str:
+    """Look bad when your strongest rival is awake (they lose 4–6), otherwise look good (+3.5 on average)."""
+    rivals = [i for i in range(game.students) if i != me and i not in game.on_break]
+    if not rivals:
+        return GOOD
+    rival = max(rivals, key=lambda i: game.scores[i])
+    return BAD if game.statuses[rival] > mean_die() else GOOD
+
+
+STRATEGIES = {GOOD: choose_good, BAD: choose_bad, "smart": choose_smart}
+STRATEGY_NAMES = {GOOD: N_("always look good"), BAD: N_("always make the others look bad"),
+                  "smart": N_("look bad when the leading rival is awake")}
+
+
+def break_when_asleep(game: NineAmGame, me: int) -> bool:
+    """Take the one bathroom break the first time you are asleep."""
+    return not is_awake(game.statuses[me])
+
+
+# ---- the game ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class NineAmGame:
+    """One class of 9am Class. Student 0 may be the human (`human=True`); the others are bots."""
+
+    seed: int
+    students: int = 6
+    strategies: tuple[str, ...] = ()  # one per student; missing ones are "good"
+    human: bool = False
+    use_breaks: bool = True
+    rng: random.Random = field(init=False)
+    scores: list[int] = field(init=False)
+    statuses: list[int] = field(init=False)
+    break_used: list[bool] = field(init=False)
+    on_break: set[int] = field(default_factory=set)
+    turn: int = 0
+    last_called: int | None = None
+    called: int | None = None
+    stage: str = "start"  # start → break (human) → choice (human) → start … → over
+    log: list[Event] = field(default_factory=list)
+    winner: int | None = None
+    tie: bool = False
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.scores = [START_SCORE] * self.students
+        self.statuses = [self._d6() for _ in range(self.students)]
+        self.break_used = [False] * self.students
+        self.strategies = tuple(self.strategies) + (GOOD,) * (self.students - len(self.strategies))
+        self._advance()
+
+    def _d6(self) -> int:
+        return self.rng.randint(1, STUDENT_DIE)
+
+    # -- the student's decisions --
+
+    def decision(self) -> Decision | None:
+        """What the human student must decide now, with the odds of each choice (None if nothing)."""
+        n = self.students
+        if self.stage == BREAK:
+            others_out = len(self.on_break)
+            params = {"p": fraction_text(p_called(n, others_out)), "pct": percent_text(p_called(n, others_out)),
+                      "status": self.statuses[0], "time": self.clock()}
+            state = N_("awake") if is_awake(self.statuses[0]) else N_("asleep")
+            params["state"] = Msg(state)
+            return Decision(N_("{time}: your die shows {status} ({state}). Stay, or use your one bathroom "
+                               "break?"), [
+                Option(STAY, N_("Stay in class"), N_("P(called) = {p} ({pct})"), params),
+                Option(BREAK, N_("Bathroom break"), N_("P(called) = 0: the professor re-rolls on your desk"),
+                       params),
+            ], params)
+        if self.stage == "choice":
+            damage = sum(self.statuses[i] for i in self._present() if i != 0)
+            params = {"e": fraction_text(mean_die()), "damage": damage, "time": self.clock()}
+            return Decision(N_("{time}: the professor calls you and you are awake! Choose."), [
+                Option(GOOD, N_("Make yourself look good"),
+                       N_("roll a die and gain it: +{e} points on average; that roll is your next status"), params),
+                Option(BAD, N_("Make everyone else look bad"),
+                       N_("your score stays; the others lose their statuses: {damage} points in total now"),
+                       params),
+            ], params)
+        return None
+
+    def play(self, key: str) -> None:
+        """Apply the human's choice; ValueError if it is not one of the options offered."""
+        decision = self.decision()
+        if decision is None or key not in {o.key for o in decision.options}:
+            raise ValueError(key)
+        if self.stage == BREAK:
+            if key == BREAK:
+                self._take_break(0)
+            self.stage = "professor"
+        else:
+            self._answer(0, key)
+            self.stage = "start"
+        self._advance()
+
+    # -- the turn --
+
+    def clock(self) -> str:
+        """The time of the current turn, 9:10 to 11:00."""
+        minutes = 9 * 60 + 10 * self.turn
+        return f"{minutes // 60}:{minutes % 60:02d}"
+
+    def _present(self) -> list[int]:
+        return [i for i in range(self.students) if i not in self.on_break]
+
+    def _take_break(self, i: int) -> None:
+        self.on_break.add(i)
+        self.break_used[i] = True
+        self.log.append(Event(N_("Student {s} takes a bathroom break."), {"s": i + 1}))
+
+    def _advance(self) -> None:
+        while self.stage != "over":
+            if self.stage == "start":
+                if self.turn == TURNS:
+                    self._finish()
+                    return
+                self.turn += 1
+                self.on_break.clear()
+                for i in range(self.students):
+                    if i != self.last_called:
+                        self.statuses[i] = self._d6()
+                for i in range(1 if self.human else 0, self.students):
+                    if self.use_breaks and not self.break_used[i] and break_when_asleep(self, i):
+                        self._take_break(i)
+                self.stage = BREAK if self.human and not self.break_used[0] else "professor"
+                if self.stage == BREAK:
+                    return
+            elif self.stage == "professor":
+                present = self._present()
+                if not present:
+                    self.last_called, self.stage = None, "start"
+                    continue
+                # The professor re-rolls on the desk of a student who is out: a uniform choice among the rest.
+                while (desk := self.rng.randint(1, self.students) - 1) in self.on_break:
+                    pass
+                self.called = desk
+                self.last_called = desk
+                if not is_awake(self.statuses[desk]):
+                    loss = self._d6()
+                    self.scores[desk] -= loss
+                    self.statuses[desk] = loss
+                    self.log.append(Event(N_("{time}: student {s} is called while asleep and loses {x} points."),
+                                          {"time": self.clock(), "s": desk + 1, "x": loss}))
+                    self.stage = "start"
+                elif self.human and desk == 0:
+                    self.stage = "choice"
+                    return
+                else:
+                    self._answer(desk, STRATEGIES[self.strategies[desk]](self, desk))
+                    self.stage = "start"
+
+    def _answer(self, desk: int, choice: str) -> None:
+        if choice == GOOD:
+            gain = self._d6()
+            self.scores[desk] += gain
+            self.statuses[desk] = gain
+            self.log.append(Event(N_("{time}: student {s} is called, awake, looks good and gains {x} points."),
+                                  {"time": self.clock(), "s": desk + 1, "x": gain}))
+        else:
+            hit = 0
+            for i in self._present():
+                if i != desk:
+                    self.scores[i] -= self.statuses[i]
+                    hit += self.statuses[i]
+            self.log.append(Event(N_("{time}: student {s} is called, awake, and makes everyone else look bad: "
+                                     "{x} points lost in total."), {"time": self.clock(), "s": desk + 1, "x": hit}))
+
+    def _finish(self) -> None:
+        self.stage = "over"
+        best = max(self.scores)
+        tied = [i for i in range(self.students) if self.scores[i] == best]
+        self.tie = len(tied) > 1
+        if self.tie:
+            self.log.append(Event(N_("Tie for first between students {who}: tie-break!"),
+                                  {"who": ", ".join(str(i + 1) for i in tied)}))
+        while len(tied) > 1:
+            # Tied students roll for status; the professor calls one (re-rolling other desks): awake wins.
+            statuses = {i: self._d6() for i in tied}
+            pick = tied[self.rng.randrange(len(tied))]
+            if is_awake(statuses[pick]):
+                tied = [pick]
+            else:
+                tied.remove(pick)
+        self.winner = tied[0]
+        self.log.append(Event(N_("Class is over. Student {s} wins with {x} points."),
+                              {"s": self.winner + 1, "x": self.scores[self.winner]}))
+
+
+def replay(seed: int, choices: list[str], students: int = 6) -> NineAmGame:
+    """The human's game after `choices`, replayed from `seed` (ValueError on a choice not offered)."""
+    game = NineAmGame(seed, students, strategies=("good",) + ("smart", GOOD) * 10, human=True)
+    for key in choices:
+        game.play(key)
+    return game
+
+
+# ---- simulations -------------------------------------------------------------------------------------------
+
+
+def simulate_wins(strategy: str, n: int, seed: int, students: int = 6) -> int:
+    """Games (out of `n`) won by student 1 playing `strategy` against students who always look good."""
+    rng = random.Random(seed)
+    wins = 0
+    for _ in range(n):
+        game = NineAmGame(rng.getrandbits(32), students, strategies=(strategy,))
+        wins += game.winner == 0
+    return wins
+
+
+def simulate_games(n: int, seed: int, students: int = 6) -> tuple[int, list[int]]:
+    """(ties for first, final grades of student 1) over `n` games where everyone looks good, no breaks."""
+    rng = random.Random(seed)
+    ties, grades = 0, []
+    for _ in range(n):
+        game = NineAmGame(rng.getrandbits(32), students, use_breaks=False)
+        ties += game.tie
+        grades.append(game.scores[0])
+    return ties, grades
+
+
+# ---- the lesson --------------------------------------------------------------------------------------------
+
+
+def _run_awake(n: int, seed: int, lang: str) -> Outcome:
+    rng = random.Random(seed)
+    awake = sum(is_awake(rng.randint(1, STUDENT_DIE)) for _ in range(n))
+    return Outcome([Row(Msg(N_("awake")), p_awake(), awake / n, wilson_interval(awake, n)),
+                    Row(Msg(N_("asleep")), 1 - p_awake(), (n - awake) / n, wilson_interval(n - awake, n))], n, seed)
+
+
+def _run_called(n: int, seed: int, lang: str) -> Outcome:
+    rng = random.Random(seed)
+    rows = []
+    for students in VARIANTS:
+        for out in (0, 1):
+            hits = 0
+            for _ in range(n):
+                # Desk 1 is ours; with one student out, desk 2 is empty and the professor re-rolls on it.
+                while (desk := rng.randint(1, students)) == 2 and out:
+                    pass
+                hits += desk == 1
+            label = (N_("{n} students") if not out else N_("{n} students, one on a break"))
+            rows.append(Row(Msg(label), p_called(students, out), hits / n, wilson_interval(hits, n),))
+    return Outcome(rows, n, seed)
+
+
+def _run_choices(n: int, seed: int, lang: str) -> Outcome:
+    rng = random.Random(seed)
+    good = sum(rng.randint(1, 6) for _ in range(n)) / n
+    damage = sum(sum(rng.randint(1, 6) for _ in range(5)) for _ in range(n)) / n
+    asleep = -sum(rng.randint(1, 6) for _ in range(n)) / n
+    rows = [Row(Msg(N_("look good: your change")), expected_change(GOOD), good),
+            Row(Msg(N_("look bad: your change")), expected_change(BAD), 0.0),
+            Row(Msg(N_("look bad: the 5 others lose in total")), expected_damage(6), damage),
+            Row(Msg(N_("called while asleep: your change")), -mean_die(), asleep)]
+    return Outcome(rows, n, seed, percent=False)
+
+
+def _run_grade(n: int, seed: int, lang: str) -> Outcome:
+    ties, grades = simulate_games(n, seed)
+    return Outcome([Row(Msg(N_("final grade of student 1 (everyone looks good)")), expected_final_grade_all_good(),
+                        sum(grades) / n)], n, seed, percent=False)
+
+
+def _run_strategies(n: int, seed: int, lang: str) -> Outcome:
+    rows = []
+    for key in STRATEGIES:
+        wins = simulate_wins(key, n, seed)
+        rows.append(Row(Msg(STRATEGY_NAMES[key]), Fraction(1, 6), wins / n, wilson_interval(wins, n)))
+    return Outcome(rows, n, seed, note=N_("Student 1 plays the strategy, the other five always look good. The "
+                                          "grey bar is a fair share, 1/6: no exact value is known."))
+
+
+def _run_ties(n: int, seed: int, lang: str) -> Outcome:
+    rows = []
+    for students in VARIANTS:
+        ties, _ = simulate_games(n, seed + students, students)
+        rows.append(Row(Msg(N_("{n} students")), None, ties / n, wilson_interval(ties, n)))
+    return Outcome(rows, n, seed, note=N_("Everyone always looks good. No exact value: these are simulated games "
+                                          "with 95% confidence intervals."))
+
+
+def steps() -> list[Step]:
+    """The questions of the lesson."""
+    return [
+        Step("awake", N_("Your die shows your status: 4, 5 or 6 is awake. What is the probability that you are "
+                         "awake?"), p_awake(),
+             N_("Three of the six faces (4, 5, 6) mean awake, so P(awake) = 3/6 = 1/2 = 50%.")),
+        Step("called", N_("There are 6 students and the professor rolls a six-sided die. What is the probability "
+                          "that you are called in one turn?"), p_called(6),
+             N_("The professor's die has 6 equally likely faces and one of them is your desk: 1/6 ≈ 16.7%. With "
+                "n students and an n-sided die it is 1/n.")),
+        Step("break", N_("6 students. Another student is on a bathroom break, so the professor re-rolls when "
+                         "their desk comes up. What is the probability that you are called?"), p_called(6, 1),
+             N_("Re-rolling on the empty desk means the professor picks one of the 5 students in the room, each "
+                "equally likely: 1/5 = 20%.")),
+        Step("good", N_("You are called and awake and make yourself look good: you roll a die and gain that many "
+                        "points. How many points do you gain on average (the expected value)?"),
+             expected_change(GOOD),
+             N_("The expected value (期待値) is the average over many tries: (1+2+3+4+5+6)/6 = 21/6 = 7/2 = 3.5 "
+                "points.")),
+        Step("bad", N_("Instead you make everyone else look bad: each of the other 5 students loses points equal "
+                       "to their status, a fresh die roll. How many points do they lose in total on average?"),
+             expected_damage(6),
+             N_("Each one loses 7/2 on average, and 5 × 7/2 = 35/2 = 17.5. Your score does not change, but against "
+                "each rival you gain 7/2 on average, the same as looking good! For winning, what matters is whom "
+                "you hurt: hurting an awake leader is worth the most.")),
+        Step("tie", N_("Three students tie for first place. What is the probability that you win the tie-break?"),
+             p_tie_break_win(3),
+             N_("The tie-break treats the three students exactly alike, so each has the same chance and the "
+                "chances add up to 1: 1/3.")),
+    ]
+
+
+LESSON = Lesson(
+    slug="nine-am",
+    title=N_("9am Class"),
+    summary=N_("Stay awake in a boring lecture! Learn the chance of being called and whether to look good or "
+               "make the others look bad."),
+    rules=(
+        N_("Six students, each with a die, and a professor die. A die showing 4, 5 or 6 means awake; 1, 2 or 3 "
+           "means asleep. Everyone starts with 20 points; there are 12 turns (9:10 to 11:00)."),
+        N_("Each turn everyone except the student called last turn re-rolls; the professor die picks a desk."),
+        N_("Called while asleep: roll a die and lose that many points. Called while awake: look good (roll and "
+           "gain that many; the roll is your next status) or make everyone else look bad (each other student "
+           "loses points equal to their status)."),
+        N_("Each student has one bathroom break: announced before the professor rolls, it means sitting out a "
+           "turn; the professor re-rolls on an empty desk."),
+        N_("Highest score at 11:00 wins. Tied students roll for status and the professor calls one: awake wins, "
+           "asleep is out, repeat. Variants: 4, 8, 10, 12 or 20 students with a professor die of that size."),
+    ),
+    steps=steps,
+    experiments=(
+        Experiment("awake", N_("Awake or asleep?"), _run_awake),
+        Experiment("called", N_("P(you are called in a turn), by class size"), _run_called),
+        Experiment("choices", N_("Expected change of score for each choice"), _run_choices),
+        Experiment("grade", N_("Expected final grade when everyone looks good"), _run_grade, default_trials=200,
+                   max_trials=5000),
+        Experiment("strategies", N_("P(win) of each strategy, from simulated games"), _run_strategies,
+                   default_trials=500, max_trials=5000, exact_label=N_("fair share")),
+        Experiment("ties", N_("Chance of a tie for first, by class size (simulated)"), _run_ties,
+                   default_trials=500, max_trials=5000),
+    ),
+    notes=(
+        N_("Our reading of the rules: statuses are rolled first, then breaks are announced; a student on a break "
+           "is out of the room (not called and not made to look bad); a die that is not re-rolled keeps its "
+           "face."),
+    ),
+)

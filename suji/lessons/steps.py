@@ -1,0 +1,90 @@
+"""Lesson steps: a question with one exact answer, checked against the student's text, and an explanation.
+
+Questions and explanations are English msgids marked with `N_`; `params` fill their ``{placeholders}`` after
+translation. Exact answers are Fractions computed by the game modules, never typed in by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from suji.i18n import N_, translate
+from suji.lessons.answers import AnswerError, parse_answer
+
+ANSWER_ERRORS: dict[str, str] = {
+    "empty": N_("Please type an answer, for example 3/8, 0.375 or 37.5%."),
+    "too_long": N_("That answer is too long. Type just the number, for example 3/8."),
+    "not_a_number": N_("That is not a number we can read. Try a fraction like 3/8, a decimal like 0.375 "
+                       "or a percentage like 37.5%."),
+    "zero_denominator": N_("A fraction cannot have 0 below the line."),
+}
+
+CORRECT = "correct"
+CLOSE = "close"
+WRONG = "wrong"
+ERROR = "error"
+
+# A rounded decimal within half a percent (of 1, or of the answer when it is bigger) counts as "close".
+CLOSE_TOLERANCE = Fraction(1, 200)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One question of a lesson; `answer` is exact and `explanation` is shown after any attempt."""
+
+    key: str
+    question: str
+    answer: Fraction
+    explanation: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def question_text(self, lang: str) -> str:
+        """The question in `lang`."""
+        return translate(self.question, lang, **self.params)
+
+    def explanation_text(self, lang: str) -> str:
+        """The explanation in `lang`, ending with the answer as a fraction and a percentage."""
+        return translate(self.explanation, lang, **self.params)
+
+
+@dataclass(frozen=True)
+class Check:
+    """The verdict on one answer: `result` is correct, close, wrong or error; `message` is translated."""
+
+    result: str
+    message: str
+    value: Fraction | None = None
+
+
+def check_answer(step: Step, text: object, lang: str) -> Check:
+    """Read `text` safely and compare it exactly with the step's answer."""
+    try:
+        value = parse_answer(text)
+    except AnswerError as err:
+        return Check(ERROR, translate(ANSWER_ERRORS[err.code], lang))
+    if value == step.answer:
+        return Check(CORRECT, translate(N_("Correct! {answer} is exactly right."), lang,
+                                        answer=fraction_text(step.answer)), value)
+    if abs(value - step.answer) <= CLOSE_TOLERANCE * max(1, abs(step.answer)):
+        return Check(CLOSE, translate(N_("Very close, but not exact. Can you give it as a fraction?"), lang), value)
+    return Check(WRONG, translate(N_("Not quite: you wrote {value}. Read the explanation and try again."), lang,
+                                  value=fraction_text(value)), value)
+
+
+def fraction_text(value: Fraction) -> str:
+    """`value` as "3/8" (or "2" for a whole number)."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def percent_text(value: Fraction | float, digits: int = 1) -> str:
+    """`value` as a percentage with `digits` decimals, e.g. "37.5%"."""
+    return f"{float(value) * 100:.{digits}f}%"
+
+
+def decimal_text(value: Fraction | float, digits: int = 3) -> str:
+    """`value` as a decimal with up to `digits` decimals, trailing zeros dropped."""
+    text = f"{float(value):.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
