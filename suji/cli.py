@@ -177,6 +177,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(args)
 
 
+# ---- suji serve, suji loadtest ---------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    # Imported here so that `suji check` and friends never import Flask.
+    from suji.web.serve import serve
+
+    return serve(host=args.host, port=args.port, threads=args.threads)
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    from suji import loadtest
+
+    return loadtest.run(args)
+
+
 # ---- the parser ------------------------------------------------------------------------------------------
 
 Command = Callable[[argparse.Namespace], int]
@@ -214,6 +230,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", help="with fill: a JSON object {msgid: translation}")
     p.add_argument("--locale", default="ja", choices=LANGUAGES)
     p.set_defaults(func=cmd_i18n)
+
+    p = sub.add_parser("serve", help="start the web app on waitress (http://127.0.0.1:8000 by default)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the whole network)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("loadtest", help="measure /api/check under load on 127.0.0.1 (requests/s, latency)")
+    p.add_argument("--requests", type=int, default=6000, help="how many requests in all")
+    p.add_argument("--clients", type=int, default=8, help="client threads, one keep-alive connection each")
+    p.add_argument("--time-limit", type=float, default=60.0, help="stop after this many seconds")
+    p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    p.set_defaults(func=cmd_loadtest)
 
     for add in EXTRA_COMMANDS:
         add(sub)

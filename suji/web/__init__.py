@@ -1,4 +1,4 @@
-"""The web app: `create_app()` builds a Flask app around the suji library (drills, API, later games and lessons).
+"""The web app: `create_app()` builds a Flask app around the suji library (drills, API, games, lessons…).
 
 Run it with `suji serve` (waitress) or any WSGI server: `gunicorn -w 4 'suji.web:create_app()'`.
 """
@@ -59,7 +59,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("SUJI_SECRET_KEY") or _instance_secret(Path(app.instance_path))
+        secret = os.environ.get("SUJI_SECRET_KEY") or _instance_secret(Path(app.instance_path))
+        app.config["SECRET_KEY"] = secret
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the order `suji check --json` prints
     app.session_interface = _SessionInterface()

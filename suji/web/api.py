@@ -1,6 +1,6 @@
 """The JSON API. Each endpoint answers what the matching `suji … --json` command prints.
 
-Writes are CSRF-protected like forms: the page's JavaScript sends the token from its <meta> tag as X-CSRFToken.
+Writes are CSRF-protected like forms: the page's JavaScript sends the token of its <meta> tag as X-CSRFToken.
 A malformed request gets status 400 and {"error": {"code", "message"}} in the page's language (or `lang`).
 """
 

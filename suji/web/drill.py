@@ -1,7 +1,7 @@
 """Drill pages: one roll at a level, built into a formula by tapping dice or typing, then checked and scored.
 
-The server keeps the roll: the signed session holds the level and a seed, and the roll is rebuilt from them, so
-the browser never chooses dice.
+The server keeps the roll: the signed session holds the level and a seed, and the roll is rebuilt from them,
+so the browser never chooses dice.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def solver() -> ModuleType | None:
 
 @lru_cache(maxsize=2048)
 def _new_roll(level: int, seed: int) -> Roll:
-    """The roll of a drill at `level` from `seed`: certified solvable at that level once suji.problems exists."""
+    """The drill roll at `level` from `seed`, certified solvable at that level (once suji.problems exists)."""
     try:
         from suji.problems import certified_roll
     except ModuleNotFoundError as error:
@@ -67,7 +67,9 @@ def _new_roll(level: int, seed: int) -> Roll:
 def current_state(level: int | None = None) -> dict | None:
     """The drill kept in the session (at `level`, when given), or None."""
     state = session.get(SESSION_KEY)
-    if not isinstance(state, dict) or state.get("level") not in LEVELS or not isinstance(state.get("seed"), int):
+    if not isinstance(state, dict) or state.get("level") not in LEVELS:
+        return None
+    if not isinstance(state.get("seed"), int):
         return None
     if level is not None and state["level"] != level:
         return None

@@ -1,4 +1,4 @@
-"""Error pages: every bad request gets a clear message in the page's language, JSON under /api/, never a bare 500."""
+"""Error pages: a clear message in the page's language for any bad request (JSON under /api/)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ ERRORS: dict[int, tuple[str, object, object]] = {
         lazy_gettext("Something went wrong on our side. Please try again."),
     ),
 }
-CSRF_MESSAGE = lazy_gettext("The form has expired or is missing its security token. Reload the page and try again.")
+CSRF_MESSAGE = lazy_gettext(
+    "The form has expired or is missing its security token. Reload the page and try again."
+)
 
 
 def init_app(app: Flask) -> None:

@@ -1,4 +1,4 @@
-"""The page language: a cookie set by the language switch, else the browser's Accept-Language, else Japanese."""
+"""The page language: the cookie set by the language switch, else the browser's Accept-Language, else ja."""
 
 from __future__ import annotations
 

@@ -1,0 +1,185 @@
+"""Load test: start `suji serve` on 127.0.0.1 and time a bounded burst of POST /api/check requests.
+
+    suji loadtest [--requests 6000] [--clients 8] [--time-limit 60]
+    python -m suji.loadtest
+
+The server runs in its own process (as in production), the clients are threads here, each with one keep-alive
+connection and its own session and CSRF token, like a browser tab. Only loopback traffic; the run stops after
+a fixed number of requests or the time limit, whichever comes first. Prints requests/s and latency
+percentiles; exits 1 if any request failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+
+HOST = "127.0.0.1"
+# A mix of what pupils send: made targets, misses, invalid text, redundant dice.
+BODIES = [
+    {"formula": "21²+4+1", "target_dice": [4, 4, 6], "number_dice": [2, 1, 4, 1, 3],
+     "operator_dice": ["+", "+", "^2", "-"], "rerolled": 3},
+    {"formula": "447+2", "target_dice": [4, 4, 6], "number_dice": [4, 4, 7, 2, 3],
+     "operator_dice": ["+", "-", "*", "sqrt"]},
+    {"formula": "8+2÷11×11", "target": 10, "number_dice": [8, 2, 1, 1], "operator_dice": ["+", "/", "x11"]},
+    {"formula": "3+√4²", "target": 7, "number_dice": [3, 4, 1, 2], "operator_dice": ["+", "sqrt", "^2"]},
+    {"formula": "12++3", "target_dice": [1, 2, 5], "number_dice": [1, 2, 3, 5, 8],
+     "operator_dice": ["+", "+"]},
+    {"formula": "52×3−1", "target_dice": [1, 5, 2], "number_dice": [5, 2, 3, 1, 6],
+     "operator_dice": ["×", "−", "+", "²"]},
+]  # fmt: skip
+_TOKEN = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, threads: int) -> subprocess.Popen:
+    """`suji serve` on 127.0.0.1:port in a child process, returned once it accepts connections."""
+    env = dict(os.environ, SUJI_SECRET_KEY=secrets.token_hex(32))
+    command = [sys.executable, "-m", "suji.cli", "serve", "--host", HOST, "--port", str(port)]
+    process = subprocess.Popen([*command, "--threads", str(threads)], env=env, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the server did not start")
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError("the server did not start within 30 s")
+
+
+class Client:
+    """One browser-like client: a keep-alive connection, a session cookie and the page's CSRF token."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.connection.request("GET", "/")
+        response = self.connection.getresponse()
+        page = response.read().decode("utf-8")
+        cookie = response.getheader("Set-Cookie", "")
+        match = _TOKEN.search(page)
+        if response.status != 200 or not match or not cookie:
+            raise RuntimeError("could not get a session and a CSRF token from /")
+        self.headers = {
+            "Content-Type": "application/json",
+            "Cookie": cookie.split(";", 1)[0],
+            "X-CSRFToken": match.group(1),
+            "Accept-Language": "ja",
+        }
+
+    def check(self, body: bytes) -> bool:
+        """POST /api/check once; True when the answer is 200 with a JSON object."""
+        self.connection.request("POST", "/api/check", body=body, headers=self.headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        return response.status == 200 and data.startswith(b"{")
+
+
+def percentile(sorted_values: Sequence[float], p: float) -> float:
+    """The p-th percentile (nearest rank) of already sorted values."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, min(len(sorted_values), round(p / 100 * len(sorted_values) + 0.5)))
+    return sorted_values[rank - 1]
+
+
+def load(port: int, requests: int, clients: int, time_limit: float) -> dict:
+    """Send up to `requests` requests from `clients` threads, for at most `time_limit` seconds."""
+    bodies = [json.dumps(b, ensure_ascii=False).encode("utf-8") for b in BODIES]
+    lock = threading.Lock()
+    issued = 0
+    latencies: list[float] = []
+    errors: list[str] = []
+    ready = [Client(port) for _ in range(clients)]
+    start = time.perf_counter()
+    deadline = start + time_limit
+
+    def worker(client: Client) -> None:
+        nonlocal issued
+        mine: list[float] = []
+        while True:
+            with lock:
+                if issued >= requests or time.perf_counter() > deadline:
+                    break
+                n = issued
+                issued += 1
+            t0 = time.perf_counter()
+            try:
+                ok = client.check(bodies[n % len(bodies)])
+            except (OSError, http.client.HTTPException) as error:
+                ok = False
+                errors.append(repr(error))
+            mine.append(time.perf_counter() - t0)
+            if not ok and len(errors) < 1000:
+                errors.append("bad response")
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=worker, args=(c,)) for c in ready]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "errors": len(errors),
+        "seconds": round(elapsed, 3),
+        "requests_per_second": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(percentile(latencies, 50) * 1000, 2),
+        "p95_ms": round(percentile(latencies, 95) * 1000, 2),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 2),
+        "clients": clients,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server, load it, print the figures, stop the server."""
+    port = free_port()
+    server = start_server(port, args.threads)
+    try:
+        load(port, min(200, args.requests), args.clients, args.time_limit)  # warm up: imports, caches
+        figures = load(port, args.requests, args.clients, args.time_limit)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(
+        f"POST /api/check on waitress ({args.threads} threads), {figures['clients']} keep-alive clients: "
+        f"{figures['requests']} requests in {figures['seconds']} s, {figures['errors']} errors"
+    )
+    print(
+        f"{figures['requests_per_second']} requests/s; latency p50 {figures['p50_ms']} ms, "
+        f"p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms"
+    )
+    return 1 if figures["errors"] else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m suji.loadtest [options]`, the same as `suji loadtest [options]`."""
+    from suji.cli import build_parser
+
+    args = build_parser().parse_args(["loadtest", *(sys.argv[1:] if argv is None else argv)])
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
