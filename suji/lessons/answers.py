@@ -30,8 +30,9 @@ class AnswerError(ValueError):
         self.text = text
 
 
-_NUMBER = r"[+-]?(?:\d{1,%d}(?:\.\d{0,%d})?|\.\d{1,%d})" % (MAX_DIGITS, MAX_DIGITS, MAX_DIGITS)
-_INTEGER = r"\d{1,%d}" % MAX_DIGITS
+_D = MAX_DIGITS
+_NUMBER = rf"[+-]?(?:\d{{1,{_D}}}(?:\.\d{{0,{_D}}})?|\.\d{{1,{_D}}})"
+_INTEGER = rf"\d{{1,{_D}}}"
 _DECIMAL_RE = re.compile(rf"({_NUMBER})")
 _PERCENT_RE = re.compile(rf"({_NUMBER})%")
 _FRACTION_RE = re.compile(rf"([+-]?)({_INTEGER})/({_INTEGER})")

@@ -71,8 +71,9 @@ def comparison_chart(
     if simulated is not None:
         chart.add(simulated_label, [float(v) for v in simulated])
     svg = chart.render(is_unicode=True)
-    return _with_text_alternative(svg, title, _describe(labels, exact, simulated, exact_label, simulated_label,
-                                                        percent))
+    return _with_text_alternative(
+        svg, title, _describe(labels, exact, simulated, exact_label, simulated_label, percent)
+    )
 
 
 def _describe(labels, exact, simulated, exact_label, simulated_label, percent) -> str:
@@ -98,7 +99,9 @@ def _with_text_alternative(svg: str, title: str, desc: str) -> str:
     if match is None:  # pragma: no cover - pygal always writes an id
         return svg
     cid = match.group(1)
-    head = (f'<title id="{cid}-title">{html.escape(title)}</title>'
-            f'<desc id="{cid}-desc">{html.escape(desc)}</desc>')
+    head = (
+        f'<title id="{cid}-title">{html.escape(title)}</title>'
+        f'<desc id="{cid}-desc">{html.escape(desc)}</desc>'
+    )
     opening = match.group(0).replace("<svg", f'<svg role="img" aria-labelledby="{cid}-title {cid}-desc"', 1)
-    return svg[: match.start()] + opening + head + svg[match.end():]
+    return svg[: match.start()] + opening + head + svg[match.end() :]

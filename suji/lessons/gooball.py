@@ -45,9 +45,11 @@ def bump_outcomes() -> dict[str, Fraction]:
     """P(the mover wins / ties / loses a bump) when both powers are independent d12 rolls."""
     pairs = [(a, b) for a in range(1, SIDES + 1) for b in range(1, SIDES + 1)]
     total = len(pairs)
-    return {"win": Fraction(sum(a > b for a, b in pairs), total),
-            "tie": Fraction(sum(a == b for a, b in pairs), total),
-            "lose": Fraction(sum(a < b for a, b in pairs), total)}
+    return {
+        "win": Fraction(sum(a > b for a, b in pairs), total),
+        "tie": Fraction(sum(a == b for a, b in pairs), total),
+        "lose": Fraction(sum(a < b for a, b in pairs), total),
+    }
 
 
 def p_win_against(power: int) -> Fraction:
@@ -186,23 +188,45 @@ class GooballGame:
         d = abs(me.pos)
         params = {"d": f"{d:.1f}", "p": fraction_text(p_reach(d)), "pct": percent_text(p_reach(d))}
         options = [
-            Option("centre", N_("Aim at the centre, stop 1 inch past it"),
-                   N_("{d} inches away: P(reach) = {p} ({pct}) if nothing is in the way"), params),
-            Option("centre-full", N_("Aim at the centre, move the full distance"),
-                   N_("{d} inches away: P(reach) = {p} ({pct}); you end further away"), params),
+            Option(
+                "centre",
+                N_("Aim at the centre, stop 1 inch past it"),
+                N_("{d} inches away: P(reach) = {p} ({pct}) if nothing is in the way"),
+                params,
+            ),
+            Option(
+                "centre-full",
+                N_("Aim at the centre, move the full distance"),
+                N_("{d} inches away: P(reach) = {p} ({pct}); you end further away"),
+                params,
+            ),
         ]
         for j, ball in enumerate(self.balls[1:], start=1):
             e = abs(ball.pos - me.pos) - 2 * RADIUS
             win = p_win_against(ball.power)
             both = p_reach(e) * win
-            options.append(Option(f"bump-{j}", N_("Bump gooball {j} (showing {q})"),
-                                  N_("{e} inches away: P(reach) = {p}, P(win the bump) = {w} ({wpct}), "
-                                     "both = {b} ({bpct})"),
-                                  {"j": j + 1, "q": ball.power, "e": f"{e:.1f}", "p": fraction_text(p_reach(e)),
-                                   "w": fraction_text(win), "wpct": percent_text(win), "b": fraction_text(both),
-                                   "bpct": percent_text(both)}))
-        return Decision(N_("Your turn: you have {points} points. Where do you aim?"), options,
-                        {"points": me.points})
+            options.append(
+                Option(
+                    f"bump-{j}",
+                    N_("Bump gooball {j} (showing {q})"),
+                    N_(
+                        "{e} inches away: P(reach) = {p}, P(win the bump) = {w} ({wpct}), both = {b} ({bpct})"
+                    ),
+                    {
+                        "j": j + 1,
+                        "q": ball.power,
+                        "e": f"{e:.1f}",
+                        "p": fraction_text(p_reach(e)),
+                        "w": fraction_text(win),
+                        "wpct": percent_text(win),
+                        "b": fraction_text(both),
+                        "bpct": percent_text(both),
+                    },
+                )
+            )
+        return Decision(
+            N_("Your turn: you have {points} points. Where do you aim?"), options, {"points": me.points}
+        )
 
     def play(self, key: str) -> None:
         """Apply the human's choice; ValueError if it is not offered."""
@@ -227,8 +251,9 @@ class GooballGame:
         leaders = [i for i, b in enumerate(self.balls) if b.points >= GOAL]
         if leaders:
             self.winner = leaders[0] if self.balls[self.turn].points < GOAL else self.turn
-            self.log.append(Event(N_("Gooball {i} reaches {goal} points and wins!"),
-                                  {"i": self.winner + 1, "goal": GOAL}))
+            self.log.append(
+                Event(N_("Gooball {i} reaches {goal} points and wins!"), {"i": self.winner + 1, "goal": GOAL})
+            )
             return
         if sum(self.turns_taken) >= MAX_ROUNDS * self.players:
             self.winner = max(range(self.players), key=lambda i: self.balls[i].points)
@@ -254,8 +279,12 @@ class GooballGame:
                 if t is not None and t < t_hit:
                     hit, t_hit = j, t
         start, me.pos = me.pos, me.pos + direction * t_hit
-        self.log.append(Event(N_("Gooball {i} rolls {p} and moves {x} inches."),
-                              {"i": i + 1, "p": me.power, "x": f"{t_hit:.1f}"}))
+        self.log.append(
+            Event(
+                N_("Gooball {i} rolls {p} and moves {x} inches."),
+                {"i": i + 1, "p": me.power, "x": f"{t_hit:.1f}"},
+            )
+        )
         self._score(i, start, me.pos)
         if hit is not None:
             self._bump(i, hit, direction)
@@ -269,15 +298,23 @@ class GooballGame:
         k = abs(a.power - b.power)
         start = loser.pos
         loser.pos = loser.pos + push * k
-        self.log.append(Event(N_("Bump! {a} against {b}: gooball {loser} is pushed {k} inches."),
-                              {"a": a.power, "b": b.power, "loser": self.balls.index(loser) + 1, "k": k}))
+        self.log.append(
+            Event(
+                N_("Bump! {a} against {b}: gooball {loser} is pushed {k} inches."),
+                {"a": a.power, "b": b.power, "loser": self.balls.index(loser) + 1, "k": k},
+            )
+        )
         self._score(self.balls.index(loser), start, loser.pos)
 
     def _score(self, i: int, start: complex, end: complex) -> None:
         if _passes_centre(start, end):
             self.balls[i].points += 1
-            self.log.append(Event(N_("Gooball {i} passes over the centre: {points} points."),
-                                  {"i": i + 1, "points": self.balls[i].points}))
+            self.log.append(
+                Event(
+                    N_("Gooball {i} passes over the centre: {points} points."),
+                    {"i": i + 1, "points": self.balls[i].points},
+                )
+            )
 
 
 def replay(seed: int, choices: list[str]) -> GooballGame:
@@ -307,7 +344,9 @@ def _run_movement(n: int, seed: int, lang: str) -> Outcome:
     for _ in range(n):
         m = rng.randint(1, SIDES) + EXTRA
         counts[m] = counts.get(m, 0) + 1
-    return Outcome([Row(str(m), p, counts.get(m, 0) / n) for m, p in movement_distribution().items()], n, seed)
+    return Outcome(
+        [Row(str(m), p, counts.get(m, 0) / n) for m, p in movement_distribution().items()], n, seed
+    )
 
 
 def _run_bump(n: int, seed: int, lang: str) -> Outcome:
@@ -317,8 +356,14 @@ def _run_bump(n: int, seed: int, lang: str) -> Outcome:
         a, b = rng.randint(1, SIDES), rng.randint(1, SIDES)
         tally["win" if a > b else "tie" if a == b else "lose"] += 1
     names = {"win": N_("the mover wins"), "tie": N_("tie: nobody is pushed"), "lose": N_("the mover loses")}
-    return Outcome([Row(Msg(names[k]), p, tally[k] / n, wilson_interval(tally[k], n))
-                    for k, p in bump_outcomes().items()], n, seed)
+    return Outcome(
+        [
+            Row(Msg(names[k]), p, tally[k] / n, wilson_interval(tally[k], n))
+            for k, p in bump_outcomes().items()
+        ],
+        n,
+        seed,
+    )
 
 
 def _run_push(n: int, seed: int, lang: str) -> Outcome:
@@ -346,38 +391,85 @@ def _run_turns(n: int, seed: int, lang: str) -> Outcome:
         rows.append(Row(Msg(BOT_NAMES[key]), expected_turns_alone(key), sum(sim) / n))
     table = simulate_table_turns(max(1, n // 10), seed)
     rows.append(Row(Msg(N_("winner of a 3-player game (simulated)")), None, sum(table) / len(table)))
-    return Outcome(rows, n, seed, percent=False,
-                   note=N_("A lone gooball, whole inches. The 3-player games (a tenth as many) include bumps; "
-                           "they have no exact value."))
+    return Outcome(
+        rows,
+        n,
+        seed,
+        percent=False,
+        note=N_(
+            "A lone gooball, whole inches. The 3-player games (a tenth as many) include bumps; "
+            "they have no exact value."
+        ),
+    )
 
 
 def steps() -> list[Step]:
     """The questions of the lesson."""
     return [
-        Step("move", N_("You roll a 12-sided die and may move up to the roll plus 5 inches. What is the "
-                        "probability that you can move 17 inches?"), movement_distribution()[17],
-             N_("Only a roll of 12 gives 12 + 5 = 17 inches, and each face has probability 1/12. The moves 6 to "
-                "17 are all equally likely.")),
-        Step("reach", N_("You are 10 inches from the centre. What is the probability that you can reach it "
-                         "this turn?"), p_reach(10),
-             N_("You need power + 5 ≥ 10, so a roll of 5 to 12: 8 of the 12 faces. P = 8/12 = 2/3.")),
-        Step("bump", N_("You bump into another gooball. Both powers are rolls of a 12-sided die. What is the "
-                        "probability that your power is higher (you win the bump)?"), bump_outcomes()["win"],
-             N_("Of the 144 equally likely pairs, 12 are ties and the other 132 split evenly: 66 where you are "
-                "higher. 66/144 = 11/24. On a tie (our rule) nobody is pushed.")),
-        Step("push", N_("In a bump, what is the probability that the loser is pushed exactly 1 inch?"),
-             push_distribution()[1],
-             N_("A difference of 1 comes from 11 pairs like (2, 1) and 11 like (1, 2): 22/144 = 11/72.")),
-        Step("known", N_("The gooball you aim at shows 9 (its power). What is the probability that your roll "
-                         "beats it?"), p_win_against(9),
-             N_("You win with 10, 11 or 12: 3/12 = 1/4. Its face is visible before you roll, so you can choose "
-                "a weaker target!")),
-        Step("turns", N_("A lone gooball that always stops just past the centre. How many turns does it need on "
-                         "average to score 15 points? (Its first distance is a roll of the d12.)"),
-             expected_turns_alone(CAREFUL),
-             N_("After the first point it starts 1 inch from the centre and scores every turn: 14 more turns. The "
+        Step(
+            "move",
+            N_(
+                "You roll a 12-sided die and may move up to the roll plus 5 inches. What is the "
+                "probability that you can move 17 inches?"
+            ),
+            movement_distribution()[17],
+            N_(
+                "Only a roll of 12 gives 12 + 5 = 17 inches, and each face has probability 1/12. "
+                "The moves 6 to "
+                "17 are all equally likely."
+            ),
+        ),
+        Step(
+            "reach",
+            N_("You are 10 inches from the centre. What is the probability that you can reach it this turn?"),
+            p_reach(10),
+            N_("You need power + 5 ≥ 10, so a roll of 5 to 12: 8 of the 12 faces. P = 8/12 = 2/3."),
+        ),
+        Step(
+            "bump",
+            N_(
+                "You bump into another gooball. Both powers are rolls of a 12-sided die. What is the "
+                "probability that your power is higher (you win the bump)?"
+            ),
+            bump_outcomes()["win"],
+            N_(
+                "Of the 144 equally likely pairs, 12 are ties and the other 132 split evenly: 66 "
+                "where you are "
+                "higher. 66/144 = 11/24. On a tie (our rule) nobody is pushed."
+            ),
+        ),
+        Step(
+            "push",
+            N_("In a bump, what is the probability that the loser is pushed exactly 1 inch?"),
+            push_distribution()[1],
+            N_("A difference of 1 comes from 11 pairs like (2, 1) and 11 like (1, 2): 22/144 = 11/72."),
+        ),
+        Step(
+            "known",
+            N_(
+                "The gooball you aim at shows 9 (its power). What is the probability that your roll beats it?"
+            ),
+            p_win_against(9),
+            N_(
+                "You win with 10, 11 or 12: 3/12 = 1/4. Its face is visible before you roll, so you "
+                "can choose "
+                "a weaker target!"
+            ),
+        ),
+        Step(
+            "turns",
+            N_(
+                "A lone gooball that always stops just past the centre. How many turns does it need on "
+                "average to score 15 points? (Its first distance is a roll of the d12.)"
+            ),
+            expected_turns_alone(CAREFUL),
+            N_(
+                "After the first point it starts 1 inch from the centre and scores every turn: 14 "
+                "more turns. The "
                 "first point takes 1 turn from 6 inches or less, and from d = 7 … 12 one extra turn with "
-                "probability (d − 6)/12. On average 1 + 21/144 turns, so 15 + 7/48 = 727/48 ≈ 15.15.")),
+                "probability (d − 6)/12. On average 1 + 21/144 turns, so 15 + 7/48 = 727/48 ≈ 15.15."
+            ),
+        ),
     ]
 
 
@@ -386,24 +478,39 @@ LESSON = Lesson(
     title=N_("Gooball"),
     summary=N_("Roll your gooey die across the table: how far can you go, and who wins a bump?"),
     rules=(
-        N_("Each player has a 12-sided die on the table. It starts as many inches from the centre as its "
-           "first roll."),
-        N_("On your turn choose a direction, then roll: the roll is your power. Move up to power + 5 inches "
-           "(6 to 17)."),
-        N_("If you hit another gooball you stop; the one with lower power is pushed away by the difference, "
-           "along your path."),
+        N_(
+            "Each player has a 12-sided die on the table. It starts as many inches from the centre as its "
+            "first roll."
+        ),
+        N_(
+            "On your turn choose a direction, then roll: the roll is your power. Move up to power + 5 inches "
+            "(6 to 17)."
+        ),
+        N_(
+            "If you hit another gooball you stop; the one with lower power is pushed away by the difference, "
+            "along your path."
+        ),
         N_("Every time a gooball passes over the centre it scores 1 point. The first to 15 points wins."),
     ),
     steps=steps,
     experiments=(
-        Experiment("movement", N_("How far can you move? (power + 5 inches)"), _run_movement, x_title=N_("inches")),
-        Experiment("reach", N_("P(you can reach the centre) from d inches away"), _run_reach, x_title=N_("inches")),
+        Experiment(
+            "movement", N_("How far can you move? (power + 5 inches)"), _run_movement, x_title=N_("inches")
+        ),
+        Experiment(
+            "reach", N_("P(you can reach the centre) from d inches away"), _run_reach, x_title=N_("inches")
+        ),
         Experiment("bump", N_("Who wins a bump?"), _run_bump),
         Experiment("push", N_("How far is the loser pushed?"), _run_push, x_title=N_("inches")),
-        Experiment("turns", N_("Expected turns to 15 points"), _run_turns, default_trials=500, max_trials=20_000),
+        Experiment(
+            "turns", N_("Expected turns to 15 points"), _run_turns, default_trials=500, max_trials=20_000
+        ),
     ),
     notes=(
-        N_("Our rules where the original is silent: on equal powers nobody is pushed; a gooball is a disc 1 inch "
-           "across; a pushed gooball does not bump others on its way."),
+        N_(
+            "Our rules where the original is silent: on equal powers nobody is pushed; a gooball is "
+            "a disc 1 inch "
+            "across; a pushed gooball does not bump others on its way."
+        ),
     ),
 )

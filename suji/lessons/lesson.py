@@ -16,7 +16,8 @@ from suji.lessons.steps import Step
 
 
 class Msg(str):
-    """A parameter value that is itself a msgid (a card name, a strategy): translated before it is filled in."""
+    """A parameter value that is itself a msgid (a card name, a strategy): translated before it is "
+    "filled in."""
 
     __slots__ = ()
 
@@ -35,6 +36,11 @@ class Row:
     exact: Fraction | None  # None where no exact value is known (then only the simulation is shown)
     simulated: float | None = None
     interval: tuple[float, float] | None = None
+    label_params: dict[str, object] = field(default_factory=dict)
+
+    def label_text(self, lang: str) -> str:
+        """The label in `lang` (labels that are plain numbers stay as they are)."""
+        return render(self.label, self.label_params, lang) if isinstance(self.label, Msg) else self.label
 
 
 @dataclass(frozen=True)

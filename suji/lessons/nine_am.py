@@ -41,7 +41,8 @@ def p_awake() -> Fraction:
 
 
 def p_called(students: int, on_break: int = 0) -> Fraction:
-    """P(a given student present is called in a turn) when `on_break` others are out (the professor re-rolls)."""
+    """P(a given student present is called in a turn) when `on_break` others are out (the professor "
+    "re-rolls)."""
     return Fraction(1, students - on_break)
 
 
@@ -95,8 +96,11 @@ def choose_smart(game: NineAmGame, me: int) -> str:
 
 
 STRATEGIES = {GOOD: choose_good, BAD: choose_bad, "smart": choose_smart}
-STRATEGY_NAMES = {GOOD: N_("always look good"), BAD: N_("always make the others look bad"),
-                  "smart": N_("look bad when the leading rival is awake")}
+STRATEGY_NAMES = {
+    GOOD: N_("always look good"),
+    BAD: N_("always make the others look bad"),
+    "smart": N_("look bad when the leading rival is awake"),
+}
 
 
 def break_when_asleep(game: NineAmGame, me: int) -> bool:
@@ -147,26 +151,48 @@ class NineAmGame:
         n = self.students
         if self.stage == BREAK:
             others_out = len(self.on_break)
-            params = {"p": fraction_text(p_called(n, others_out)), "pct": percent_text(p_called(n, others_out)),
-                      "status": self.statuses[0], "time": self.clock()}
+            params = {
+                "p": fraction_text(p_called(n, others_out)),
+                "pct": percent_text(p_called(n, others_out)),
+                "status": self.statuses[0],
+                "time": self.clock(),
+            }
             state = N_("awake") if is_awake(self.statuses[0]) else N_("asleep")
             params["state"] = Msg(state)
-            return Decision(N_("{time}: your die shows {status} ({state}). Stay, or use your one bathroom "
-                               "break?"), [
-                Option(STAY, N_("Stay in class"), N_("P(called) = {p} ({pct})"), params),
-                Option(BREAK, N_("Bathroom break"), N_("P(called) = 0: the professor re-rolls on your desk"),
-                       params),
-            ], params)
+            return Decision(
+                N_("{time}: your die shows {status} ({state}). Stay, or use your one bathroom break?"),
+                [
+                    Option(STAY, N_("Stay in class"), N_("P(called) = {p} ({pct})"), params),
+                    Option(
+                        BREAK,
+                        N_("Bathroom break"),
+                        N_("P(called) = 0: the professor re-rolls on your desk"),
+                        params,
+                    ),
+                ],
+                params,
+            )
         if self.stage == "choice":
             damage = sum(self.statuses[i] for i in self._present() if i != 0)
             params = {"e": fraction_text(mean_die()), "damage": damage, "time": self.clock()}
-            return Decision(N_("{time}: the professor calls you and you are awake! Choose."), [
-                Option(GOOD, N_("Make yourself look good"),
-                       N_("roll a die and gain it: +{e} points on average; that roll is your next status"), params),
-                Option(BAD, N_("Make everyone else look bad"),
-                       N_("your score stays; the others lose their statuses: {damage} points in total now"),
-                       params),
-            ], params)
+            return Decision(
+                N_("{time}: the professor calls you and you are awake! Choose."),
+                [
+                    Option(
+                        GOOD,
+                        N_("Make yourself look good"),
+                        N_("roll a die and gain it: +{e} points on average; that roll is your next status"),
+                        params,
+                    ),
+                    Option(
+                        BAD,
+                        N_("Make everyone else look bad"),
+                        N_("your score stays; the others lose their statuses: {damage} points in total now"),
+                        params,
+                    ),
+                ],
+                params,
+            )
         return None
 
     def play(self, key: str) -> None:
@@ -229,8 +255,12 @@ class NineAmGame:
                     loss = self._d6()
                     self.scores[desk] -= loss
                     self.statuses[desk] = loss
-                    self.log.append(Event(N_("{time}: student {s} is called while asleep and loses {x} points."),
-                                          {"time": self.clock(), "s": desk + 1, "x": loss}))
+                    self.log.append(
+                        Event(
+                            N_("{time}: student {s} is called while asleep and loses {x} points."),
+                            {"time": self.clock(), "s": desk + 1, "x": loss},
+                        )
+                    )
                     self.stage = "start"
                 elif self.human and desk == 0:
                     self.stage = "choice"
@@ -244,16 +274,27 @@ class NineAmGame:
             gain = self._d6()
             self.scores[desk] += gain
             self.statuses[desk] = gain
-            self.log.append(Event(N_("{time}: student {s} is called, awake, looks good and gains {x} points."),
-                                  {"time": self.clock(), "s": desk + 1, "x": gain}))
+            self.log.append(
+                Event(
+                    N_("{time}: student {s} is called, awake, looks good and gains {x} points."),
+                    {"time": self.clock(), "s": desk + 1, "x": gain},
+                )
+            )
         else:
             hit = 0
             for i in self._present():
                 if i != desk:
                     self.scores[i] -= self.statuses[i]
                     hit += self.statuses[i]
-            self.log.append(Event(N_("{time}: student {s} is called, awake, and makes everyone else look bad: "
-                                     "{x} points lost in total."), {"time": self.clock(), "s": desk + 1, "x": hit}))
+            self.log.append(
+                Event(
+                    N_(
+                        "{time}: student {s} is called, awake, and makes everyone else look bad: "
+                        "{x} points lost in total."
+                    ),
+                    {"time": self.clock(), "s": desk + 1, "x": hit},
+                )
+            )
 
     def _finish(self) -> None:
         self.stage = "over"
@@ -261,8 +302,12 @@ class NineAmGame:
         tied = [i for i in range(self.students) if self.scores[i] == best]
         self.tie = len(tied) > 1
         if self.tie:
-            self.log.append(Event(N_("Tie for first between students {who}: tie-break!"),
-                                  {"who": ", ".join(str(i + 1) for i in tied)}))
+            self.log.append(
+                Event(
+                    N_("Tie for first between students {who}: tie-break!"),
+                    {"who": ", ".join(str(i + 1) for i in tied)},
+                )
+            )
         while len(tied) > 1:
             # Tied students roll for status; the professor calls one (re-rolling other desks): awake wins.
             statuses = {i: self._d6() for i in tied}
@@ -272,8 +317,12 @@ class NineAmGame:
             else:
                 tied.remove(pick)
         self.winner = tied[0]
-        self.log.append(Event(N_("Class is over. Student {s} wins with {x} points."),
-                              {"s": self.winner + 1, "x": self.scores[self.winner]}))
+        self.log.append(
+            Event(
+                N_("Class is over. Student {s} wins with {x} points."),
+                {"s": self.winner + 1, "x": self.scores[self.winner]},
+            )
+        )
 
 
 def replay(seed: int, choices: list[str], students: int = 6) -> NineAmGame:
@@ -314,8 +363,14 @@ def simulate_games(n: int, seed: int, students: int = 6) -> tuple[int, list[int]
 def _run_awake(n: int, seed: int, lang: str) -> Outcome:
     rng = random.Random(seed)
     awake = sum(is_awake(rng.randint(1, STUDENT_DIE)) for _ in range(n))
-    return Outcome([Row(Msg(N_("awake")), p_awake(), awake / n, wilson_interval(awake, n)),
-                    Row(Msg(N_("asleep")), 1 - p_awake(), (n - awake) / n, wilson_interval(n - awake, n))], n, seed)
+    return Outcome(
+        [
+            Row(Msg(N_("awake")), p_awake(), awake / n, wilson_interval(awake, n)),
+            Row(Msg(N_("asleep")), 1 - p_awake(), (n - awake) / n, wilson_interval(n - awake, n)),
+        ],
+        n,
+        seed,
+    )
 
 
 def _run_called(n: int, seed: int, lang: str) -> Outcome:
@@ -329,8 +384,10 @@ def _run_called(n: int, seed: int, lang: str) -> Outcome:
                 while (desk := rng.randint(1, students)) == 2 and out:
                     pass
                 hits += desk == 1
-            label = (N_("{n} students") if not out else N_("{n} students, one on a break"))
-            rows.append(Row(Msg(label), p_called(students, out), hits / n, wilson_interval(hits, n),))
+            label = N_("{n} students") if not out else N_("{n} students, one on a break")
+            rows.append(
+                Row(Msg(label), p_called(students, out), hits / n, wilson_interval(hits, n), {"n": students})
+            )
     return Outcome(rows, n, seed)
 
 
@@ -339,17 +396,29 @@ def _run_choices(n: int, seed: int, lang: str) -> Outcome:
     good = sum(rng.randint(1, 6) for _ in range(n)) / n
     damage = sum(sum(rng.randint(1, 6) for _ in range(5)) for _ in range(n)) / n
     asleep = -sum(rng.randint(1, 6) for _ in range(n)) / n
-    rows = [Row(Msg(N_("look good: your change")), expected_change(GOOD), good),
-            Row(Msg(N_("look bad: your change")), expected_change(BAD), 0.0),
-            Row(Msg(N_("look bad: the 5 others lose in total")), expected_damage(6), damage),
-            Row(Msg(N_("called while asleep: your change")), -mean_die(), asleep)]
+    rows = [
+        Row(Msg(N_("look good: your change")), expected_change(GOOD), good),
+        Row(Msg(N_("look bad: your change")), expected_change(BAD), 0.0),
+        Row(Msg(N_("look bad: the 5 others lose in total")), expected_damage(6), damage),
+        Row(Msg(N_("called while asleep: your change")), -mean_die(), asleep),
+    ]
     return Outcome(rows, n, seed, percent=False)
 
 
 def _run_grade(n: int, seed: int, lang: str) -> Outcome:
     ties, grades = simulate_games(n, seed)
-    return Outcome([Row(Msg(N_("final grade of student 1 (everyone looks good)")), expected_final_grade_all_good(),
-                        sum(grades) / n)], n, seed, percent=False)
+    return Outcome(
+        [
+            Row(
+                Msg(N_("final grade of student 1 (everyone looks good)")),
+                expected_final_grade_all_good(),
+                sum(grades) / n,
+            )
+        ],
+        n,
+        seed,
+        percent=False,
+    )
 
 
 def _run_strategies(n: int, seed: int, lang: str) -> Outcome:
@@ -357,83 +426,175 @@ def _run_strategies(n: int, seed: int, lang: str) -> Outcome:
     for key in STRATEGIES:
         wins = simulate_wins(key, n, seed)
         rows.append(Row(Msg(STRATEGY_NAMES[key]), Fraction(1, 6), wins / n, wilson_interval(wins, n)))
-    return Outcome(rows, n, seed, note=N_("Student 1 plays the strategy, the other five always look good. The "
-                                          "grey bar is a fair share, 1/6: no exact value is known."))
+    return Outcome(
+        rows,
+        n,
+        seed,
+        note=N_(
+            "Student 1 plays the strategy, the other five always look good. The "
+            "grey bar is a fair share, 1/6: no exact value is known."
+        ),
+    )
 
 
 def _run_ties(n: int, seed: int, lang: str) -> Outcome:
     rows = []
     for students in VARIANTS:
         ties, _ = simulate_games(n, seed + students, students)
-        rows.append(Row(Msg(N_("{n} students")), None, ties / n, wilson_interval(ties, n)))
-    return Outcome(rows, n, seed, note=N_("Everyone always looks good. No exact value: these are simulated games "
-                                          "with 95% confidence intervals."))
+        rows.append(Row(Msg(N_("{n} students")), None, ties / n, wilson_interval(ties, n), {"n": students}))
+    return Outcome(
+        rows,
+        n,
+        seed,
+        note=N_(
+            "Everyone always looks good. No exact value: these are simulated games "
+            "with 95% confidence intervals."
+        ),
+    )
 
 
 def steps() -> list[Step]:
     """The questions of the lesson."""
     return [
-        Step("awake", N_("Your die shows your status: 4, 5 or 6 is awake. What is the probability that you are "
-                         "awake?"), p_awake(),
-             N_("Three of the six faces (4, 5, 6) mean awake, so P(awake) = 3/6 = 1/2 = 50%.")),
-        Step("called", N_("There are 6 students and the professor rolls a six-sided die. What is the probability "
-                          "that you are called in one turn?"), p_called(6),
-             N_("The professor's die has 6 equally likely faces and one of them is your desk: 1/6 ≈ 16.7%. With "
-                "n students and an n-sided die it is 1/n.")),
-        Step("break", N_("6 students. Another student is on a bathroom break, so the professor re-rolls when "
-                         "their desk comes up. What is the probability that you are called?"), p_called(6, 1),
-             N_("Re-rolling on the empty desk means the professor picks one of the 5 students in the room, each "
-                "equally likely: 1/5 = 20%.")),
-        Step("good", N_("You are called and awake and make yourself look good: you roll a die and gain that many "
-                        "points. How many points do you gain on average (the expected value)?"),
-             expected_change(GOOD),
-             N_("The expected value (期待値) is the average over many tries: (1+2+3+4+5+6)/6 = 21/6 = 7/2 = 3.5 "
-                "points.")),
-        Step("bad", N_("Instead you make everyone else look bad: each of the other 5 students loses points equal "
-                       "to their status, a fresh die roll. How many points do they lose in total on average?"),
-             expected_damage(6),
-             N_("Each one loses 7/2 on average, and 5 × 7/2 = 35/2 = 17.5. Your score does not change, but against "
-                "each rival you gain 7/2 on average, the same as looking good! For winning, what matters is whom "
-                "you hurt: hurting an awake leader is worth the most.")),
-        Step("tie", N_("Three students tie for first place. What is the probability that you win the tie-break?"),
-             p_tie_break_win(3),
-             N_("The tie-break treats the three students exactly alike, so each has the same chance and the "
-                "chances add up to 1: 1/3.")),
+        Step(
+            "awake",
+            N_("Your die shows your status: 4, 5 or 6 is awake. What is the probability that you are awake?"),
+            p_awake(),
+            N_("Three of the six faces (4, 5, 6) mean awake, so P(awake) = 3/6 = 1/2 = 50%."),
+        ),
+        Step(
+            "called",
+            N_(
+                "There are 6 students and the professor rolls a six-sided die. What is the probability "
+                "that you are called in one turn?"
+            ),
+            p_called(6),
+            N_(
+                "The professor's die has 6 equally likely faces and one of them is your desk: 1/6 ≈ "
+                "16.7%. With "
+                "n students and an n-sided die it is 1/n."
+            ),
+        ),
+        Step(
+            "break",
+            N_(
+                "6 students. Another student is on a bathroom break, so the professor re-rolls when "
+                "their desk comes up. What is the probability that you are called?"
+            ),
+            p_called(6, 1),
+            N_(
+                "Re-rolling on the empty desk means the professor picks one of the 5 students in "
+                "the room, each "
+                "equally likely: 1/5 = 20%."
+            ),
+        ),
+        Step(
+            "good",
+            N_(
+                "You are called and awake and make yourself look good: you roll a die and gain that many "
+                "points. How many points do you gain on average (the expected value)?"
+            ),
+            expected_change(GOOD),
+            N_(
+                "The expected value (期待値) is the average over many tries: "
+                "(1+2+3+4+5+6)/6 = 21/6 = 7/2 = 3.5 points."
+            ),
+        ),
+        Step(
+            "bad",
+            N_(
+                "Instead you make everyone else look bad: each of the other 5 students loses points equal "
+                "to their status, a fresh die roll. How many points do they lose in total on average?"
+            ),
+            expected_damage(6),
+            N_(
+                "Each one loses 7/2 on average, and 5 × 7/2 = 35/2 = 17.5. Your score does not "
+                "change, but against "
+                "each rival you gain 7/2 on average, the same as looking good! For winning, what "
+                "matters is whom "
+                "you hurt: hurting an awake leader is worth the most."
+            ),
+        ),
+        Step(
+            "tie",
+            N_("Three students tie for first place. What is the probability that you win the tie-break?"),
+            p_tie_break_win(3),
+            N_(
+                "The tie-break treats the three students exactly alike, so each has the same chance and the "
+                "chances add up to 1: 1/3."
+            ),
+        ),
     ]
 
 
 LESSON = Lesson(
     slug="nine-am",
     title=N_("9am Class"),
-    summary=N_("Stay awake in a boring lecture! Learn the chance of being called and whether to look good or "
-               "make the others look bad."),
+    summary=N_(
+        "Stay awake in a boring lecture! Learn the chance of being called and whether to look good or "
+        "make the others look bad."
+    ),
     rules=(
-        N_("Six students, each with a die, and a professor die. A die showing 4, 5 or 6 means awake; 1, 2 or 3 "
-           "means asleep. Everyone starts with 20 points; there are 12 turns (9:10 to 11:00)."),
-        N_("Each turn everyone except the student called last turn re-rolls; the professor die picks a desk."),
-        N_("Called while asleep: roll a die and lose that many points. Called while awake: look good (roll and "
-           "gain that many; the roll is your next status) or make everyone else look bad (each other student "
-           "loses points equal to their status)."),
-        N_("Each student has one bathroom break: announced before the professor rolls, it means sitting out a "
-           "turn; the professor re-rolls on an empty desk."),
-        N_("Highest score at 11:00 wins. Tied students roll for status and the professor calls one: awake wins, "
-           "asleep is out, repeat. Variants: 4, 8, 10, 12 or 20 students with a professor die of that size."),
+        N_(
+            "Six students, each with a die, and a professor die. A die showing 4, 5 or 6 means "
+            "awake; 1, 2 or 3 "
+            "means asleep. Everyone starts with 20 points; there are 12 turns (9:10 to 11:00)."
+        ),
+        N_(
+            "Each turn everyone except the student called last turn re-rolls; the professor die picks a desk."
+        ),
+        N_(
+            "Called while asleep: roll a die and lose that many points. Called while awake: look "
+            "good (roll and "
+            "gain that many; the roll is your next status) or make everyone else look bad (each "
+            "other student "
+            "loses points equal to their status)."
+        ),
+        N_(
+            "Each student has one bathroom break: announced before the professor rolls, it means "
+            "sitting out a "
+            "turn; the professor re-rolls on an empty desk."
+        ),
+        N_(
+            "Highest score at 11:00 wins. Tied students roll for status and the professor calls "
+            "one: awake wins, "
+            "asleep is out, repeat. Variants: 4, 8, 10, 12 or 20 students with a professor die of that size."
+        ),
     ),
     steps=steps,
     experiments=(
         Experiment("awake", N_("Awake or asleep?"), _run_awake),
         Experiment("called", N_("P(you are called in a turn), by class size"), _run_called),
         Experiment("choices", N_("Expected change of score for each choice"), _run_choices),
-        Experiment("grade", N_("Expected final grade when everyone looks good"), _run_grade, default_trials=200,
-                   max_trials=5000),
-        Experiment("strategies", N_("P(win) of each strategy, from simulated games"), _run_strategies,
-                   default_trials=500, max_trials=5000, exact_label=N_("fair share")),
-        Experiment("ties", N_("Chance of a tie for first, by class size (simulated)"), _run_ties,
-                   default_trials=500, max_trials=5000),
+        Experiment(
+            "grade",
+            N_("Expected final grade when everyone looks good"),
+            _run_grade,
+            default_trials=200,
+            max_trials=5000,
+        ),
+        Experiment(
+            "strategies",
+            N_("P(win) of each strategy, from simulated games"),
+            _run_strategies,
+            default_trials=500,
+            max_trials=5000,
+            exact_label=N_("fair share"),
+        ),
+        Experiment(
+            "ties",
+            N_("Chance of a tie for first, by class size (simulated)"),
+            _run_ties,
+            default_trials=500,
+            max_trials=5000,
+        ),
     ),
     notes=(
-        N_("Our reading of the rules: statuses are rolled first, then breaks are announced; a student on a break "
-           "is out of the room (not called and not made to look bad); a die that is not re-rolled keeps its "
-           "face."),
+        N_(
+            "Our reading of the rules: statuses are rolled first, then breaks are announced; a "
+            "student on a break "
+            "is out of the room (not called and not made to look bad); a die that is not re-rolled keeps its "
+            "face."
+        ),
     ),
 )

@@ -1,8 +1,9 @@
 """Silence in Class!: 3d6 risk rolls, their exact odds, and a small game where the student takes or risks.
 
 RULES.md §2: play a pupil card (patience p, minus points m, risk value r), move the patience marker by p, then
-take m minus points or roll 3d6: a total ≥ r escapes, less costs 2m. Teacher cards come when the marker reaches
-or passes a multiple of 20 and hit everybody; a star sends anyone on an ink-blot space to the next one.
+take m minus points or roll 3d6: a total ≥ r escapes, less costs 2m. Teacher cards come when the marker
+reaches or passes a multiple of 20 and hit everybody; a star sends anyone on an ink-blot space
+to the next one.
 The seed gives one card (Cheating 9/11/12); every other card and the board length are labelled examples.
 """
 
@@ -182,9 +183,11 @@ class SilenceGame:
             return None
         if self.pending_teacher is not None:
             card = self.pending_teacher
-            return Decision(N_("The teacher card {card} hits everybody: take {m} minus points or risk "
-                               "(3d6 ≥ {r})?"), [*_options(card, "")], {"card": Msg(card.name), "m": card.minus,
-                                                                          "r": card.risk})
+            return Decision(
+                N_("The teacher card {card} hits everybody: take {m} minus points or risk (3d6 ≥ {r})?"),
+                [*_options(card, "")],
+                {"card": Msg(card.name), "m": card.minus, "r": card.risk},
+            )
         options = []
         for i, card in enumerate(self.hands[0]):
             options.extend(_options(card, f"{i}-"))
@@ -217,24 +220,37 @@ class SilenceGame:
 
     def _play_card(self, player: int, card: Card, choice: str) -> None:
         self.marker += card.patience
-        self.log.append(Event(N_("Player {player} plays {card}: patience marker moves {p} to {marker}."),
-                              {"player": player + 1, "card": Msg(card.name), "p": card.patience, "marker": self.marker}))
+        self.log.append(
+            Event(
+                N_("Player {player} plays {card}: patience marker moves {p} to {marker}."),
+                {"player": player + 1, "card": Msg(card.name), "p": card.patience, "marker": self.marker},
+            )
+        )
         self._settle(player, card, choice)
 
     def _settle(self, player: int, card: Card, choice: str) -> None:
         if choice == TAKE:
             self.minus[player] += card.minus
-            self.log.append(Event(N_("Player {player} takes {m} minus points."),
-                                  {"player": player + 1, "m": card.minus}))
+            self.log.append(
+                Event(N_("Player {player} takes {m} minus points."), {"player": player + 1, "m": card.minus})
+            )
             return
         total = roll_3d6(self.rng)
         if total >= card.risk:
-            self.log.append(Event(N_("Player {player} risks and rolls {total} (needed {r}): no minus points!"),
-                                  {"player": player + 1, "total": total, "r": card.risk}))
+            self.log.append(
+                Event(
+                    N_("Player {player} risks and rolls {total} (needed {r}): no minus points!"),
+                    {"player": player + 1, "total": total, "r": card.risk},
+                )
+            )
         else:
             self.minus[player] += 2 * card.minus
-            self.log.append(Event(N_("Player {player} risks and rolls {total} (needed {r}): {m2} minus points."),
-                                  {"player": player + 1, "total": total, "r": card.risk, "m2": 2 * card.minus}))
+            self.log.append(
+                Event(
+                    N_("Player {player} risks and rolls {total} (needed {r}): {m2} minus points."),
+                    {"player": player + 1, "total": total, "r": card.risk, "m2": 2 * card.minus},
+                )
+            )
 
     def _after_turn(self, player: int) -> None:
         if self._check_end():
@@ -244,8 +260,12 @@ class SilenceGame:
         if self.marker // INK_BLOT > self.blots_seen:
             self.blots_seen = self.marker // INK_BLOT
             self.pending_teacher = self.rng.choice(TEACHER_CARDS)
-            self.log.append(Event(N_("The patience thread snaps: teacher card {card}!"),
-                                  {"card": Msg(self.pending_teacher.name)}))
+            self.log.append(
+                Event(
+                    N_("The patience thread snaps: teacher card {card}!"),
+                    {"card": Msg(self.pending_teacher.name)},
+                )
+            )
 
     def _teacher_choices(self, card: Card, student_choice: str) -> None:
         self.marker += card.patience
@@ -256,8 +276,12 @@ class SilenceGame:
             for player in range(self.players):
                 if self.minus[player] and self.minus[player] % INK_BLOT == 0:
                     self.minus[player] += INK_BLOT
-                    self.log.append(Event(N_("Detention! Player {player} moves on to {pos}."),
-                                          {"player": player + 1, "pos": self.minus[player]}))
+                    self.log.append(
+                        Event(
+                            N_("Detention! Player {player} moves on to {pos}."),
+                            {"player": player + 1, "pos": self.minus[player]},
+                        )
+                    )
         self.blots_seen = max(self.blots_seen, self.marker // INK_BLOT)
         self._check_end()
 
@@ -266,20 +290,35 @@ class SilenceGame:
             self.over = True
             best = min(self.minus)
             self.winners = [i + 1 for i, m in enumerate(self.minus) if m == best]
-            self.log.append(Event(N_("The lesson is over. Fewest minus points: player {players}."),
-                                  {"players": ", ".join(map(str, self.winners))}))
+            self.log.append(
+                Event(
+                    N_("The lesson is over. Fewest minus points: player {players}."),
+                    {"players": ", ".join(map(str, self.winners))},
+                )
+            )
         return self.over
 
 
 def _options(card: Card, prefix: str) -> list[Option]:
     p = p_success(card.risk)
-    params = {"card": Msg(card.name), "m": card.minus, "r": card.risk, "m2": 2 * card.minus,
-              "p": fraction_text(p), "pct": percent_text(p), "e": fraction_text(expected_risk(card.minus, card.risk)),
-              "ed": f"{float(expected_risk(card.minus, card.risk)):.2f}"}
+    params = {
+        "card": Msg(card.name),
+        "m": card.minus,
+        "r": card.risk,
+        "m2": 2 * card.minus,
+        "p": fraction_text(p),
+        "pct": percent_text(p),
+        "e": fraction_text(expected_risk(card.minus, card.risk)),
+        "ed": f"{float(expected_risk(card.minus, card.risk)):.2f}",
+    }
     return [
         Option(prefix + TAKE, N_("{card}: take {m}"), N_("surely {m} minus points"), params),
-        Option(prefix + RISK, N_("{card}: risk (need {r}+)"),
-               N_("P(escape) = {p} ({pct}); expected {e} ≈ {ed} minus points (0 or {m2})"), params),
+        Option(
+            prefix + RISK,
+            N_("{card}: risk (need {r}+)"),
+            N_("P(escape) = {p} ({pct}); expected {e} ≈ {ed} minus points (0 or {m2})"),
+            params,
+        ),
     ]
 
 
@@ -337,33 +376,75 @@ def steps() -> list[Step]:
     """The questions of the lesson, answers computed here."""
     c = CHEATING
     return [
-        Step("p10", N_("Three dice are rolled. What is the probability that the total is exactly 10?"),
-             distribution()[10],
-             N_("There are 6 × 6 × 6 = 216 equally likely rolls, and 27 of them add up to 10. So the probability "
-                "is 27/216 = 1/8 = 12.5%.")),
-        Step("cheating", N_("The card Cheating has risk value 12. What is the probability of escaping, "
-                            "P(3d6 ≥ 12)?"), p_success(c.risk),
-             N_("81 of the 216 rolls give 12 or more, so P(3d6 ≥ 12) = 81/216 = 3/8 = 37.5%.")),
-        Step("expected", N_("Cheating: take 11 minus points, or risk (12 or more escapes, less costs 22). What "
-                            "is the expected number of minus points if you risk?"), expected_risk(c.minus, c.risk),
-             N_("The expected value (期待値) is the average over many tries. You fail with probability 5/8 and then "
+        Step(
+            "p10",
+            N_("Three dice are rolled. What is the probability that the total is exactly 10?"),
+            distribution()[10],
+            N_(
+                "There are 6 × 6 × 6 = 216 equally likely rolls, and 27 of them add up to 10. So "
+                "the probability "
+                "is 27/216 = 1/8 = 12.5%."
+            ),
+        ),
+        Step(
+            "cheating",
+            N_("The card Cheating has risk value 12. What is the probability of escaping, P(3d6 ≥ 12)?"),
+            p_success(c.risk),
+            N_("81 of the 216 rolls give 12 or more, so P(3d6 ≥ 12) = 81/216 = 3/8 = 37.5%."),
+        ),
+        Step(
+            "expected",
+            N_(
+                "Cheating: take 11 minus points, or risk (12 or more escapes, less costs 22). What "
+                "is the expected number of minus points if you risk?"
+            ),
+            expected_risk(c.minus, c.risk),
+            N_(
+                "The expected value (期待値) is the average over many tries. You fail with probability "
+                "5/8 and then "
                 "get 22, so on average 22 × 5/8 = 55/4 = 13.75 minus points. That is more than 11: take the "
-                "points.")),
-        Step("even", N_("For which risk value r is P(3d6 ≥ r) exactly 1/2, so that risking and taking are "
-                        "equally good on average? Type r."), Fraction(min(r for r in range(3, 19)
-                                                                      if risk_pays(r) == 0)),
-             N_("The totals 3 to 18 are symmetric around 10.5, so exactly half of the rolls are 11 or more: "
-                "P(3d6 ≥ 11) = 1/2 and risking costs 2m × 1/2 = m, the same as taking.")),
-        Step("threshold", N_("What is the largest risk value r for which risking is better than taking on "
-                             "average?"), Fraction(threshold()),
-             N_("Risking costs 2m × P(fail) on average, which is less than m exactly when P(fail) < 1/2, i.e. when "
-                "P(3d6 ≥ r) > 1/2. P(3d6 ≥ 10) = 5/8 > 1/2 but P(3d6 ≥ 11) = 1/2, so the answer is 10.")),
-        Step("spread", N_("A card with 5 minus points and risk value 11. Risking gives 0 or 10 minus points. "
-                          "What is the standard deviation (the typical spread) of the minus points?"),
-             Fraction(math.isqrt(risk_variance(5, 11).numerator), math.isqrt(risk_variance(5, 11).denominator)),
-             N_("Both results, 0 and 10, have probability 1/2, so the result is always 5 away from the average "
-                "of 5: the standard deviation is 5. Taking always gives exactly 5 (spread 0): same average, but "
-                "risking is a gamble.")),
+                "points."
+            ),
+        ),
+        Step(
+            "even",
+            N_(
+                "For which risk value r is P(3d6 ≥ r) exactly 1/2, so that risking and taking are "
+                "equally good on average? Type r."
+            ),
+            Fraction(min(r for r in range(3, 19) if risk_pays(r) == 0)),
+            N_(
+                "The totals 3 to 18 are symmetric around 10.5, so exactly half of the rolls are 11 or more: "
+                "P(3d6 ≥ 11) = 1/2 and risking costs 2m × 1/2 = m, the same as taking."
+            ),
+        ),
+        Step(
+            "threshold",
+            N_("What is the largest risk value r for which risking is better than taking on average?"),
+            Fraction(threshold()),
+            N_(
+                "Risking costs 2m × P(fail) on average, which is less than m exactly when P(fail) < "
+                "1/2, i.e. when "
+                "P(3d6 ≥ r) > 1/2. P(3d6 ≥ 10) = 5/8 > 1/2 but P(3d6 ≥ 11) = 1/2, so the answer is 10."
+            ),
+        ),
+        Step(
+            "spread",
+            N_(
+                "A card with 5 minus points and risk value 11. Risking gives 0 or 10 minus points. "
+                "What is the standard deviation (the typical spread) of the minus points?"
+            ),
+            Fraction(
+                math.isqrt(risk_variance(5, 11).numerator), math.isqrt(risk_variance(5, 11).denominator)
+            ),
+            N_(
+                "Both results, 0 and 10, have probability 1/2, so the result is always 5 away from "
+                "the average "
+                "of 5: the standard deviation is 5. Taking always gives exactly 5 (spread 0): same "
+                "average, but "
+                "risking is a gamble."
+            ),
+        ),
     ]
 
 
@@ -374,22 +455,36 @@ LESSON = Lesson(
     rules=(
         N_("Each pupil card shows patience points, minus points m and a risk value r."),
         N_("Play a card: the teacher's patience marker moves on by its patience points."),
-        N_("Then choose: take the m minus points, or roll three dice (3d6). A total of r or more escapes; "
-           "less costs double, 2m."),
-        N_("When the patience marker reaches or passes 20, 40, 60 …, a teacher card hits everybody the same "
-           "way; a star means detention: anyone on an ink-blot space moves on to the next one."),
+        N_(
+            "Then choose: take the m minus points, or roll three dice (3d6). A total of r or more escapes; "
+            "less costs double, 2m."
+        ),
+        N_(
+            "When the patience marker reaches or passes 20, 40, 60 …, a teacher card hits everybody the same "
+            "way; a star means detention: anyone on an ink-blot space moves on to the next one."
+        ),
         N_("When the marker or a piece reaches the end of the board, the fewest minus points wins."),
     ),
     steps=steps,
     experiments=(
         Experiment("totals", N_("The total of three dice"), _run_distribution, x_title=N_("total")),
-        Experiment("at-least", N_("P(3d6 ≥ r): the chance to escape"), _run_at_least, x_title=N_("risk value")),
-        Experiment("expected", N_("Cheating (m = 11): expected minus points of risking, by risk value (taking "
-                                  "costs 11)"), _run_expected, default_trials=500, max_trials=20_000,
-                   x_title=N_("risk value")),
+        Experiment(
+            "at-least", N_("P(3d6 ≥ r): the chance to escape"), _run_at_least, x_title=N_("risk value")
+        ),
+        Experiment(
+            "expected",
+            N_("Cheating (m = 11): expected minus points of risking, by risk value (taking costs 11)"),
+            _run_expected,
+            default_trials=500,
+            max_trials=20_000,
+            x_title=N_("risk value"),
+        ),
     ),
     notes=(
-        N_("Only the card Cheating (patience 9, minus 11, risk 12) is from the rulebook; the other cards, the "
-           "teacher cards and the board length of 100 are examples."),
+        N_(
+            "Only the card Cheating (patience 9, minus 11, risk 12) is from the rulebook; the other "
+            "cards, the "
+            "teacher cards and the board length of 100 are examples."
+        ),
     ),
 )

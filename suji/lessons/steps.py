@@ -16,8 +16,10 @@ from suji.lessons.answers import AnswerError, parse_answer
 ANSWER_ERRORS: dict[str, str] = {
     "empty": N_("Please type an answer, for example 3/8, 0.375 or 37.5%."),
     "too_long": N_("That answer is too long. Type just the number, for example 3/8."),
-    "not_a_number": N_("That is not a number we can read. Try a fraction like 3/8, a decimal like 0.375 "
-                       "or a percentage like 37.5%."),
+    "not_a_number": N_(
+        "That is not a number we can read. Try a fraction like 3/8, a decimal like 0.375 "
+        "or a percentage like 37.5%."
+    ),
     "zero_denominator": N_("A fraction cannot have 0 below the line."),
 }
 
@@ -65,12 +67,24 @@ def check_answer(step: Step, text: object, lang: str) -> Check:
     except AnswerError as err:
         return Check(ERROR, translate(ANSWER_ERRORS[err.code], lang))
     if value == step.answer:
-        return Check(CORRECT, translate(N_("Correct! {answer} is exactly right."), lang,
-                                        answer=fraction_text(step.answer)), value)
+        return Check(
+            CORRECT,
+            translate(N_("Correct! {answer} is exactly right."), lang, answer=fraction_text(step.answer)),
+            value,
+        )
     if abs(value - step.answer) <= CLOSE_TOLERANCE * max(1, abs(step.answer)):
-        return Check(CLOSE, translate(N_("Very close, but not exact. Can you give it as a fraction?"), lang), value)
-    return Check(WRONG, translate(N_("Not quite: you wrote {value}. Read the explanation and try again."), lang,
-                                  value=fraction_text(value)), value)
+        return Check(
+            CLOSE, translate(N_("Very close, but not exact. Can you give it as a fraction?"), lang), value
+        )
+    return Check(
+        WRONG,
+        translate(
+            N_("Not quite: you wrote {value}. Read the explanation and try again."),
+            lang,
+            value=fraction_text(value),
+        ),
+        value,
+    )
 
 
 def fraction_text(value: Fraction) -> str:

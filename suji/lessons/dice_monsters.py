@@ -1,0 +1,562 @@
+"""Dice Monsters (a classroom Button Men): which die beats which, skill attacks, who starts, who wins.
+
+RULES.md §2. Roll all dice; the lowest single die starts (ties compare the next lowest; if every compared die
+ties, both re-roll: our reading). On a turn you must attack if you can: a power attack (one die ≥ the captured
+die; re-roll it) or a skill attack (two or more dice summing exactly to the captured die; re-roll them). When
+both pass in a row the round ends: captured dice score their size, your own kept dice half their size.
+First to three rounds; a drawn round is replayed. Classroom monsters: 4 to 6 dice, at most 50 sides in total.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from itertools import combinations, product
+
+from suji.i18n import N_
+from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
+from suji.lessons.stats import wilson_interval
+from suji.lessons.steps import Step, fraction_text, percent_text
+
+MONSTERS: dict[str, tuple[int, ...]] = {
+    "torchy": (6, 8, 8, 8, 20),
+    "drippy": (6, 10, 10, 12, 12),
+    "gusty": (4, 4, 6, 6, 10, 20),
+    "stoney": (8, 10, 12, 20),
+}
+MONSTER_NAMES = {"torchy": N_("Torchy"), "drippy": N_("Drippy"), "gusty": N_("Gusty"), "stoney": N_("Stoney")}
+STANDARD_SIZES = (2, 4, 6, 8, 10, 12, 20)
+MIN_DICE, MAX_DICE, MAX_SIDES = 4, 6, 50
+MIN_SIZE, MAX_SIZE = 2, 20  # a coin is a 2-sided die; the table covers 2- to 20-sided dice
+ROUNDS_TO_WIN = 3
+MAX_ROUNDS = 60  # safety stop: drawn rounds are replayed, but not forever
+
+
+# ---- the monster designer ----------------------------------------------------------------------------------
+
+DESIGN_ERRORS = {
+    "not_numbers": N_(
+        "Type the dice sizes as whole numbers separated by spaces or commas, e.g. 4 6 8 10 20."
+    ),
+    "bad_size": N_("Each die must have from 2 to 20 sides (a coin is a 2-sided die)."),
+    "too_few": N_("A monster needs at least 4 dice."),
+    "too_many": N_("A monster may have at most 6 dice."),
+    "too_many_sides": N_("Too many sides: {total} in total, but at most 50 are allowed."),
+}
+
+
+class DesignError(ValueError):
+    """A monster outside the classroom limits; `code` keys DESIGN_ERRORS, `total` is the number of sides."""
+
+    def __init__(self, code: str, total: int = 0) -> None:
+        super().__init__(code)
+        self.code = code
+        self.total = total
+
+
+def design(text: str) -> tuple[int, ...]:
+    """Read a monster like "4 6 8 10 20" (full-width digits and commas fine) and enforce the limits."""
+    parts = (
+        str(text)
+        .translate(str.maketrans("０１２３４５６７８９，、", "0123456789,,"))
+        .replace(",", " ")
+        .split()
+    )
+    if not parts or len(parts) > 20 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise DesignError("not_numbers")
+    dice = tuple(sorted(int(p) for p in parts))
+    if any(not MIN_SIZE <= d <= MAX_SIZE for d in dice):
+        raise DesignError("bad_size")
+    if len(dice) < MIN_DICE:
+        raise DesignError("too_few")
+    if len(dice) > MAX_DICE:
+        raise DesignError("too_many")
+    if sum(dice) > MAX_SIDES:
+        raise DesignError("too_many_sides", sum(dice))
+    return dice
+
+
+# ---- exact values ------------------------------------------------------------------------------------------
+
+
+@cache
+def p_at_least(x: int, y: int) -> Fraction:
+    """P(a dX shows at least as much as a dY): the chance dX can power-capture dY."""
+    return Fraction(sum(min(a, y) for a in range(1, x + 1)), x * y)
+
+
+def beat_table(sizes: Sequence[int] = STANDARD_SIZES) -> list[list[Fraction]]:
+    """P(row die ≥ column die) for each pair of `sizes`."""
+    return [[p_at_least(x, y) for y in sizes] for x in sizes]
+
+
+def _skill_sums(values: Sequence[int]) -> set[int]:
+    """All sums of two or more of `values`."""
+    sums: set[int] = set()
+    for k in range(2, len(values) + 1):
+        for combo in combinations(values, k):
+            sums.add(sum(combo))
+    return sums
+
+
+@cache
+def p_skill_exists(attackers: tuple[int, ...], target: int) -> Fraction:
+    """P(some two or more of the `attackers` dice sum exactly to a d`target`), by enumerating every roll."""
+    hits = 0
+    for roll in product(*(range(1, s + 1) for s in attackers)):
+        sums = _skill_sums(roll)
+        hits += sum(1 for v in range(1, target + 1) if v in sums)
+    total = target
+    for s in attackers:
+        total *= s
+    return Fraction(hits, total)
+
+
+def _sorted_rolls(dice: Sequence[int], keep: int) -> list[tuple[tuple[int, ...], int]]:
+    """The distribution of the `keep` lowest faces of `dice`, sorted: (faces, number of rolls)."""
+    counts: Counter[tuple[int, ...]] = Counter()
+    for roll in product(*(range(1, s + 1) for s in dice)):
+        counts[tuple(sorted(roll)[:keep])] += 1
+    return sorted(counts.items())
+
+
+@cache
+def p_starts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[Fraction, Fraction]:
+    """Exact P(monster a starts), P(monster b starts); a roll where every compared die ties is re-rolled."""
+    keep = min(len(a), len(b))
+    rolls_a, rolls_b = _sorted_rolls(a, keep), _sorted_rolls(b, keep)
+    keys_b = [faces for faces, _ in rolls_b]
+    cum_b = [0]
+    for _, c in rolls_b:
+        cum_b.append(cum_b[-1] + c)
+    total_b = cum_b[-1]
+    a_first = ties = 0
+    for faces, c in rolls_a:
+        # a starts when its sorted faces are lexicographically smaller (lowest die first, ties go on).
+        lo = bisect_right(keys_b, faces)
+        equal = c * (cum_b[lo] - cum_b[lo - 1]) if lo and keys_b[lo - 1] == faces else 0
+        ties += equal
+        a_first += c * (total_b - cum_b[lo])
+    total_a = sum(c for _, c in rolls_a)
+    decided = total_a * total_b - ties
+    return Fraction(a_first, decided), Fraction(decided - a_first, decided)
+
+
+# ---- the game ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Dice `using` (indices into the attacker's dice) capture the defender's die `target`."""
+
+    using: tuple[int, ...]
+    target: int
+
+    @property
+    def key(self) -> str:
+        """A short text form, e.g. "0.2>3": dice 0 and 2 capture die 3."""
+        return ".".join(map(str, self.using)) + ">" + str(self.target)
+
+
+@dataclass
+class Side:
+    """One player's monster in a round: its dice (sizes), their faces and the sizes it captured."""
+
+    sizes: list[int]
+    values: list[int]
+    captured: list[int] = field(default_factory=list)
+
+    def score2(self) -> int:
+        """Twice the round score (whole numbers): 2 × captured sizes + own kept sizes."""
+        return 2 * sum(self.captured) + sum(self.sizes)
+
+
+def legal_attacks(me: Side, them: Side) -> list[Attack]:
+    """Every power and skill attack `me` can make on `them`."""
+    attacks = []
+    for t, value in enumerate(them.values):
+        for i, mine in enumerate(me.values):
+            if mine >= value:
+                attacks.append(Attack((i,), t))
+        for k in range(2, len(me.values) + 1):
+            for combo in combinations(range(len(me.values)), k):
+                if sum(me.values[i] for i in combo) == value:
+                    attacks.append(Attack(combo, t))
+    return attacks
+
+
+def greedy(me: Side, them: Side, attacks: list[Attack], rng: random.Random) -> Attack:
+    """Capture the biggest die; among those, use the fewest dice and then the smallest attacking die."""
+    return max(
+        attacks, key=lambda a: (them.sizes[a.target], -len(a.using), -sum(me.sizes[i] for i in a.using))
+    )
+
+
+def random_bot(me: Side, them: Side, attacks: list[Attack], rng: random.Random) -> Attack:
+    """Any legal attack, at random."""
+    return rng.choice(attacks)
+
+
+BOTS = {"greedy": greedy, "random": random_bot}
+
+
+def _exposure(me: Side, them: Side, attack: Attack) -> Fraction:
+    """P(the opponent could power-capture one of the re-rolled dice right after this attack)."""
+    rest = [v for t, v in enumerate(them.values) if t != attack.target]
+    top = max(rest, default=0)
+    safe = Fraction(1)
+    for i in attack.using:
+        size = me.sizes[i]
+        safe *= 1 - Fraction(min(top, size), size)
+    return 1 - safe
+
+
+@dataclass
+class MonsterGame:
+    """A game between two monsters; side 0 is the human's when `human=True`. Replayable from seed "
+    "and choices."""
+
+    seed: int
+    dice: tuple[tuple[int, ...], tuple[int, ...]]
+    human: bool = False
+    bots: tuple[str, str] = ("greedy", "greedy")
+    rng: random.Random = field(init=False)
+    sides: list[Side] = field(init=False)
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    rounds: int = 0
+    to_move: int = 0
+    passes: int = 0
+    log: list[Event] = field(default_factory=list)
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self._new_round()
+        self._run()
+
+    def _roll(self, size: int) -> int:
+        return self.rng.randint(1, size)
+
+    def _new_round(self) -> None:
+        self.rounds += 1
+        while True:
+            self.sides = [Side(list(d), [self._roll(s) for s in d]) for d in self.dice]
+            a, b = (sorted(s.values) for s in self.sides)
+            keep = min(len(a), len(b))
+            if a[:keep] != b[:keep]:
+                break  # every compared die tied: roll again (our reading)
+        self.to_move = 0 if a[:keep] < b[:keep] else 1
+        self.passes = 0
+        self.log.append(
+            Event(
+                N_("Round {r}: monster {p} rolled the lowest and starts."),
+                {"r": self.rounds, "p": self.to_move + 1},
+            )
+        )
+
+    def decision(self) -> Decision | None:
+        """The human's attack choices (each with the points gained and the risk to the re-rolled dice)."""
+        if self.winner is not None or not self.human or self.to_move != 0:
+            return None
+        me, them = self.sides
+        options = []
+        for attack in legal_attacks(me, them):
+            using = " + ".join(f"d{me.sizes[i]}:{me.values[i]}" for i in attack.using)
+            risk = _exposure(me, them, attack)
+            options.append(
+                Option(
+                    attack.key,
+                    N_("{using} captures d{size}:{value}"),
+                    N_("+{size} points; P(a re-rolled die can be power-captured next) = {p} ({pct})"),
+                    {
+                        "using": using,
+                        "size": them.sizes[attack.target],
+                        "value": them.values[attack.target],
+                        "p": fraction_text(risk),
+                        "pct": percent_text(risk),
+                    },
+                )
+            )
+        return Decision(N_("Your turn. Choose an attack."), options)
+
+    def play(self, key: str) -> None:
+        """Apply the human's attack; ValueError if it is not a legal attack now."""
+        decision = self.decision()
+        if decision is None or key not in {o.key for o in decision.options}:
+            raise ValueError(key)
+        me, them = self.sides
+        attack = next(a for a in legal_attacks(me, them) if a.key == key)
+        self._attack(0, attack)
+        self._run()
+
+    def _run(self) -> None:
+        while self.winner is not None or True:
+            if self.winner is not None:
+                return
+            me, them = self.sides[self.to_move], self.sides[1 - self.to_move]
+            attacks = legal_attacks(me, them)
+            if not attacks:
+                self.log.append(Event(N_("Monster {p} cannot attack and passes."), {"p": self.to_move + 1}))
+                self.passes += 1
+                if self.passes >= 2:
+                    self._end_round()
+                else:
+                    self.to_move = 1 - self.to_move
+                continue
+            if self.human and self.to_move == 0:
+                return
+            self._attack(self.to_move, BOTS[self.bots[self.to_move]](me, them, attacks, self.rng))
+
+    def _attack(self, player: int, attack: Attack) -> None:
+        me, them = self.sides[player], self.sides[1 - player]
+        size, value = them.sizes.pop(attack.target), them.values.pop(attack.target)
+        me.captured.append(size)
+        for i in attack.using:
+            me.values[i] = self._roll(me.sizes[i])
+        kind = N_("power attack") if len(attack.using) == 1 else N_("skill attack")
+        self.log.append(
+            Event(
+                N_("Monster {p}: {kind} captures d{size} showing {value}."),
+                {"p": player + 1, "kind": Msg(kind), "size": size, "value": value},
+            )
+        )
+        self.passes = 0
+        self.to_move = 1 - player
+
+    def _end_round(self) -> None:
+        s0, s1 = (s.score2() for s in self.sides)
+        self.log.append(Event(N_("Round over: {a} to {b} points."), {"a": s0 / 2, "b": s1 / 2}))
+        if s0 != s1:
+            self.wins[0 if s0 > s1 else 1] += 1
+        if max(self.wins) >= ROUNDS_TO_WIN or self.rounds >= MAX_ROUNDS:
+            self.winner = 0 if self.wins[0] >= self.wins[1] else 1
+            self.log.append(
+                Event(
+                    N_("Monster {p} wins the game, {a} rounds to {b}."),
+                    {"p": self.winner + 1, "a": self.wins[self.winner], "b": self.wins[1 - self.winner]},
+                )
+            )
+            return
+        self._new_round()
+
+
+def replay(seed: int, mine: tuple[int, ...], theirs: tuple[int, ...], choices: list[str]) -> MonsterGame:
+    """The human's game after `choices`, replayed from `seed` (ValueError on a choice not offered)."""
+    game = MonsterGame(seed, (mine, theirs), human=True)
+    for key in choices:
+        game.play(key)
+    return game
+
+
+def simulate_match(a: tuple[int, ...], b: tuple[int, ...], n: int, seed: int, bot: str = "greedy") -> int:
+    """Games (of `n`) monster a wins against monster b, both played by `bot`; who goes first is by "
+    "the dice."""
+    rng = random.Random(seed)
+    return sum(MonsterGame(rng.getrandbits(32), (a, b), bots=(bot, bot)).winner == 0 for _ in range(n))
+
+
+START_PAIRS = (("torchy", "drippy"), ("gusty", "stoney"), ("torchy", "gusty"), ("drippy", "stoney"))
+MATCHES = (
+    ("torchy", "drippy"),
+    ("torchy", "gusty"),
+    ("torchy", "stoney"),
+    ("drippy", "gusty"),
+    ("drippy", "stoney"),
+    ("gusty", "stoney"),
+)
+
+
+# ---- the lesson --------------------------------------------------------------------------------------------
+
+
+def _run_beats(n: int, seed: int, lang: str) -> Outcome:
+    rng = random.Random(seed)
+    rows = []
+    for x in STANDARD_SIZES:
+        hits = sum(rng.randint(1, x) >= rng.randint(1, 6) for _ in range(n))
+        rows.append(Row(f"d{x} ≥ d6", p_at_least(x, 6), hits / n, wilson_interval(hits, n)))
+    return Outcome(rows, n, seed)
+
+
+def _run_skill(n: int, seed: int, lang: str) -> Outcome:
+    rng = random.Random(seed)
+    cases = [((4, 4), 6), ((4, 4), 8), ((4, 6), 10), ((4, 4, 6), 10), ((6, 8), 12), ((4, 4, 6, 6), 20)]
+    rows = []
+    for attackers, target in cases:
+        hits = 0
+        for _ in range(n):
+            roll = [rng.randint(1, s) for s in attackers]
+            hits += rng.randint(1, target) in _skill_sums(roll)
+        label = " + ".join(f"d{s}" for s in attackers) + f" → d{target}"
+        rows.append(Row(label, p_skill_exists(attackers, target), hits / n, wilson_interval(hits, n)))
+    return Outcome(rows, n, seed)
+
+
+def _first_mover(rng: random.Random, a: Sequence[int], b: Sequence[int]) -> int:
+    keep = min(len(a), len(b))
+    while True:
+        ra = sorted(rng.randint(1, s) for s in a)[:keep]
+        rb = sorted(rng.randint(1, s) for s in b)[:keep]
+        if ra != rb:
+            return 0 if ra < rb else 1
+
+
+def _pair(x: str, y: str) -> dict[str, object]:
+    return {"a": Msg(MONSTER_NAMES[x]), "b": Msg(MONSTER_NAMES[y])}
+
+
+def _run_start(n: int, seed: int, lang: str) -> Outcome:
+    rng = random.Random(seed)
+    rows = []
+    for x, y in START_PAIRS:
+        hits = sum(_first_mover(rng, MONSTERS[x], MONSTERS[y]) == 0 for _ in range(n))
+        rows.append(
+            Row(
+                Msg(N_("{a} starts against {b}")),
+                p_starts(MONSTERS[x], MONSTERS[y])[0],
+                hits / n,
+                wilson_interval(hits, n),
+                _pair(x, y),
+            )
+        )
+    return Outcome(rows, n, seed)
+
+
+def _run_matches(n: int, seed: int, lang: str) -> Outcome:
+    rows = []
+    for x, y in MATCHES:
+        wins = simulate_match(MONSTERS[x], MONSTERS[y], n, seed)
+        rows.append(Row(Msg(N_("{a} beats {b}")), None, wins / n, wilson_interval(wins, n), _pair(x, y)))
+    return Outcome(
+        rows,
+        n,
+        seed,
+        note=N_(
+            "Both monsters are played by the greedy bot (it always captures the "
+            "biggest die it can). No exact value: 95% confidence intervals."
+        ),
+    )
+
+
+def steps() -> list[Step]:
+    """The questions of the lesson."""
+    torchy, drippy = MONSTERS["torchy"], MONSTERS["drippy"]
+    return [
+        Step(
+            "d6d6",
+            N_(
+                "Your d6 attacks the other monster's d6. What is the probability that yours shows at "
+                "least as much (a power attack is possible)?"
+            ),
+            p_at_least(6, 6),
+            N_(
+                "Of the 36 pairs, 6 are equal and 15 have yours higher: 21/36 = 7/12. 'At least' includes "
+                "equal!"
+            ),
+        ),
+        Step(
+            "d4d8",
+            N_("What is the probability that a d4 shows at least as much as a d8?"),
+            p_at_least(4, 8),
+            N_(
+                "The d8 must show 4 or less (probability 1/2), and then the d4 must be at least as high: "
+                "(4 + 3 + 2 + 1)/32 = 10/32 = 5/16."
+            ),
+        ),
+        Step(
+            "d20d6",
+            N_("And a d20 against a d6?"),
+            p_at_least(20, 6),
+            N_(
+                "The d20 fails only when it is below the d6: (0+1+2+3+4+5)/120 = 15/120 = 1/8. So P "
+                "= 1 − 1/8 "
+                "= 7/8."
+            ),
+        ),
+        Step(
+            "skill",
+            N_(
+                "Your two d4 try a skill attack on a d6: their sum must be exactly the d6's number. "
+                "What is the probability that this works?"
+            ),
+            p_skill_exists((4, 4), 6),
+            N_(
+                "Count the rolls (a, b, c) with a + b = c: c = 2 has 1 way, 3 has 2, 4 has 3, 5 has "
+                "4, 6 has 3. "
+                "13 of the 4 × 4 × 6 = 96 rolls: 13/96."
+            ),
+        ),
+        Step(
+            "start",
+            N_(
+                "Two tiny monsters with one die each: a d4 and a d6. The lower die starts; if they "
+                "are equal, both roll again. What is the probability that the d4 monster starts?"
+            ),
+            p_starts((4,), (6,))[0],
+            N_(
+                "Of the 24 pairs, 4 are ties (rolled again) and 14 have the d4 lower: (5+4+3+2)/24. "
+                "Only the 20 "
+                "decided pairs count: 14/20 = 7/10. For real monsters we count every roll the same "
+                "way: Torchy "
+                "starts against Drippy with probability {p}, about {pct}."
+            ),
+            {
+                "p": fraction_text(p_starts(torchy, drippy)[0]),
+                "pct": percent_text(p_starts(torchy, drippy)[0]),
+            },
+        ),
+    ]
+
+
+LESSON = Lesson(
+    slug="dice-monsters",
+    title=N_("Dice Monsters"),
+    summary=N_("Monsters made of dice capture each other's dice. Which die beats which, and who wins?"),
+    rules=(
+        N_("Each monster is a set of dice, for example Torchy: 6 8 8 8 20 (a d6, three d8 and a d20)."),
+        N_(
+            "Both players roll all their dice. The lowest single die starts; on a tie compare the "
+            "next lowest."
+        ),
+        N_(
+            "On your turn you must attack if you can. Power attack: one of your dice showing at "
+            "least as much "
+            "captures one of the other's dice; re-roll your die. Skill attack: two or more of your "
+            "dice adding "
+            "up exactly to the other die capture it; re-roll them all."
+        ),
+        N_(
+            "When both players pass, the round ends: each captured die scores its size, each of "
+            "your own dice "
+            "you kept scores half its size. The first to win three rounds wins; a drawn round is "
+            "played again."
+        ),
+        N_("Design your own: 4 to 6 dice, at most 50 sides in total; a coin counts as a 2-sided die."),
+    ),
+    steps=steps,
+    experiments=(
+        Experiment("beats", N_("P(die ≥ a d6) for each die"), _run_beats),
+        Experiment(
+            "skill",
+            N_("P(a skill attack exists): the dice on the left sum exactly to the die on the right"),
+            _run_skill,
+            max_trials=20_000,
+        ),
+        Experiment(
+            "start", N_("Who starts? (exact, with re-rolls on a full tie)"), _run_start, max_trials=20_000
+        ),
+        Experiment(
+            "matches",
+            N_("Monster against monster: P(the first one wins), greedy bots"),
+            _run_matches,
+            default_trials=300,
+            max_trials=10_000,
+        ),
+    ),
+    notes=(N_("Our reading: when every compared die ties, both monsters roll again to decide who starts."),),
+)
