@@ -1,0 +1,106 @@
+"""A plain brute-force reference for the solver: try every formula the dice allow, evaluate it, strip it.
+
+Slow on purpose and simple enough to trust; the tests and `suji bench` compare the solver with it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.exact import Face, as_rational, evaluate
+from suji.scoring import formula_score, strip_redundant
+
+# Grammar states of a formula written left to right (the same language as grammar/suji.lark).
+_START, _SIGN, _ROOT, _DIGITS, _SQUARED, _CONST, _BINOP = range(7)
+
+
+def _take_digit(numbers: Counter, digit: int) -> int | None:
+    """Which die face supplies `digit` (a 9 is a 6 turned over unless a custom die shows 9), or None."""
+    if numbers[digit] > 0:
+        return digit
+    if digit == 9 and numbers[6] > 0:
+        return 6
+    return None
+
+
+def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[tuple[Face, ...]]:
+    """Every distinct valid formula (as a face sequence) that the roll's dice can make, each die used once.
+
+    Dice with the same face are not told apart; a 6 read as 9 gives a different face. `allowed` limits the
+    operator faces that may be used.
+    """
+    numbers = Counter(roll.number_dice)
+    operators = Counter(f for f in roll.operator_dice if allowed is None or f in allowed)
+    digits = sorted({d for d in numbers} | ({9} if numbers[6] else set()))
+    faces: list[Face] = []
+
+    def place_digit(state: int) -> Iterator[tuple[Face, ...]]:
+        for d in digits:
+            die = _take_digit(numbers, d)
+            if die is None:
+                continue
+            numbers[die] -= 1
+            faces.append(d)
+            yield from walk(_DIGITS)
+            faces.pop()
+            numbers[die] += 1
+
+    def place_op(face: str, state: int) -> Iterator[tuple[Face, ...]]:
+        if operators[face] > 0:
+            operators[face] -= 1
+            faces.append(face)
+            yield from walk(state)
+            faces.pop()
+            operators[face] += 1
+
+    def walk(state: int) -> Iterator[tuple[Face, ...]]:
+        if state in (_DIGITS, _SQUARED, _CONST):
+            yield tuple(faces)
+        if state in (_START, _SIGN, _BINOP):
+            yield from place_op(ROOT, _ROOT)
+        if state in (_START, _SIGN, _BINOP, _ROOT, _DIGITS):
+            yield from place_digit(state)
+        if state == _START:
+            yield from place_op(MINUS, _SIGN)
+        if state == _DIGITS:
+            yield from place_op(SQUARE, _SQUARED)
+        if state in (_DIGITS, _SQUARED):
+            for const in CONSTANT_FACES:
+                yield from place_op(const, _CONST)
+        if state in (_DIGITS, _SQUARED, _CONST):
+            for op in (PLUS, MINUS, TIMES, DIVIDE):
+                yield from place_op(op, _BINOP)
+
+    yield from walk(_START)
+
+
+@dataclass
+class ReferenceBest:
+    """The reference's answer for one target."""
+
+    score: int
+    formulas: list[tuple[Face, ...]]  # every irreducible formula making the target
+    best: list[tuple[Face, ...]]  # those with the best score
+
+
+def reference_solve(roll: Roll, allowed: frozenset[str] | None = None) -> dict[int, ReferenceBest]:
+    """For every reachable target: the best score and all irreducible formulas, by brute force."""
+    targets = set(roll.targets)
+    found: dict[int, ReferenceBest] = {}
+    for faces in all_formulas(roll, allowed):
+        value = as_rational(evaluate(faces))
+        if value is None or value.denominator != 1 or int(value) not in targets:
+            continue
+        if len(strip_redundant(faces)) != len(faces):
+            continue
+        score = formula_score(faces)
+        entry = found.setdefault(int(value), ReferenceBest(-1, [], []))
+        entry.formulas.append(faces)
+        if score > entry.score:
+            entry.score, entry.best = score, [faces]
+        elif score == entry.score:
+            entry.best.append(faces)
+    return found

@@ -1,0 +1,425 @@
+"""The solver: every reachable target of a roll with its best score, one best formula and the solution count.
+
+How it works (fast, exact, and checked against suji.bruteforce in the tests):
+
+1. Terms. A formula is a signed sum of terms, and a term (factors joined by × ÷, with ×10/×11/×12 and ² √ on
+   its factors) never contains + or −. All terms the number dice and the ×/÷/constant/²/√ dice can make are
+   enumerated once, grouped by the dice they use and their exact value.
+2. Sums. For every multiset of term groups whose dice fit in the roll and every choice of signs that the + and −
+   dice allow, the values of all terms but one are combined and the last is looked up by the value it would
+   need. So the solver never lists the many formulas that miss every target.
+3. Formulas. The hits are expanded into formulas (each order of the terms that the sign dice allow). A formula is
+   irreducible when no other formula making the same target is a subsequence of it: removing dice from a formula
+   gives a formula of the same dice, so all candidates are among the hits.
+
+Values are ints and Fractions (exact). A √ of a non-square is irrational, and with a single √ die an irrational
+term can never add up to a whole target, so such terms are left out; rolls with two or more √ dice (custom
+dice only) are solved by full enumeration instead.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import permutations, product
+from math import gcd, isqrt
+
+from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.exact import Face
+from suji.formula import format_faces
+from suji.scoring import formula_score
+
+Number = int | Fraction
+Faces = tuple[Face, ...]
+
+# Operators allowed at each drill level: 1 (+ −), 2 (and × ÷ ×10 ×11 ×12), 3 (and ² √).
+LEVEL_OPERATORS: dict[int, frozenset[str]] = {
+    1: frozenset({PLUS, MINUS}),
+    2: frozenset({PLUS, MINUS, TIMES, DIVIDE, *CONSTANT_FACES}),
+    3: frozenset({PLUS, MINUS, TIMES, DIVIDE, *CONSTANT_FACES, SQUARE, ROOT}),
+}
+_FIELD = 5  # bits per die face in a usage code; a face appears at most 15 times
+
+
+@dataclass(frozen=True)
+class Best:
+    """The solver's answer for one target."""
+
+    target: int
+    score: int  # best score after stripping, before re-roll costs
+    faces: Faces  # one best formula
+    solutions: int  # distinct irreducible formulas making the target
+
+    @property
+    def formula(self) -> str:
+        return format_faces(self.faces)
+
+    @property
+    def tokens(self) -> list[str]:
+        return [str(f) for f in self.faces]
+
+    def to_dict(self) -> dict:
+        return {"score": self.score, "formula": self.formula, "tokens": self.tokens, "solutions": self.solutions}
+
+
+@dataclass
+class Solution:
+    """Everything the solver knows about one roll."""
+
+    roll: Roll
+    best: dict[int, Best]  # reachable targets only
+    formulas: dict[int, list[Faces]] = field(default_factory=dict, repr=False)  # all irreducible, per target
+    hits: dict[int, set[Faces]] = field(default_factory=dict, repr=False)  # every formula making the target
+
+    @property
+    def reachable(self) -> list[int]:
+        return sorted(self.best)
+
+    @property
+    def top(self) -> Best | None:
+        """The best answer over all targets (highest score, then the smaller target)."""
+        if not self.best:
+            return None
+        return max(self.best.values(), key=lambda b: (b.score, -b.target))
+
+    def to_dict(self) -> dict:
+        """The JSON line `suji solve --batch` prints."""
+        return {
+            "targets": list(self.roll.targets),
+            "best": {str(t): self.best[t].to_dict() for t in sorted(self.best)},
+        }
+
+
+class _Dice:
+    """The roll's dice as counts, with usage codes: one 5-bit field per distinct face, added up as ints."""
+
+    def __init__(self, roll: Roll, allowed: frozenset[str] | None) -> None:
+        self.numbers = Counter(roll.number_dice)
+        ops = Counter(f for f in roll.operator_dice if allowed is None or f in allowed)
+        self.plus = ops.pop(PLUS, 0)
+        self.minus = ops.pop(MINUS, 0)
+        self.mulops = ops
+        faces: list[Face] = sorted(self.numbers) + sorted(ops)
+        self.bit = {face: 1 << (_FIELD * i) for i, face in enumerate(faces)}
+        counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
+        self.bias = sum((15 - c) << (_FIELD * i) for i, c in enumerate(counts))
+        self.high = sum(16 << (_FIELD * i) for i in range(len(faces)))
+
+    def fits(self, usage: int) -> bool:
+        """Whether a usage code needs no more dice of any face than were rolled."""
+        return not (usage + self.bias) & self.high
+
+
+def _numbers(dice: _Dice) -> list[tuple[int, int, Faces]]:
+    """Every number the number dice can make: (usage, value, faces); a 6 may be read as 9."""
+    found: list[tuple[int, int, Faces]] = []
+    left = dict(dice.numbers)
+
+    def grow(value: int, usage: int, faces: Faces) -> None:
+        for die, count in left.items():
+            if not count:
+                continue
+            left[die] = count - 1
+            for digit in (6, 9) if die == 6 else (die,):
+                found.append((usage + dice.bit[die], value * 10 + digit, faces + (digit,)))
+                grow(value * 10 + digit, usage + dice.bit[die], faces + (digit,))
+            left[die] = count
+
+    grow(0, 0, ())
+    return found
+
+
+def _factors(dice: _Dice) -> dict[int, list[tuple[Number, Faces]]]:
+    """Every factor ([√] number [²]) with a rational value, grouped by usage code."""
+    groups: dict[int, list[tuple[Number, Faces]]] = defaultdict(list)
+    square = dice.bit.get(SQUARE) if dice.mulops[SQUARE] else None
+    root = dice.bit.get(ROOT) if dice.mulops[ROOT] else None
+    for usage, n, faces in _numbers(dice):
+        groups[usage].append((n, faces))
+        if square:
+            groups[usage + square].append((n * n, faces + (SQUARE,)))
+        if root:
+            r = isqrt(n)
+            if r * r == n:
+                groups[usage + root].append((r, (ROOT,) + faces))
+            if square and dice.fits(usage + root + square):
+                groups[usage + root + square].append((n, (ROOT,) + faces + (SQUARE,)))
+    return groups
+
+
+# Exact rationals kept cheap: an int, or a reduced pair (numerator, denominator > 1). Fraction objects are exact
+# too but hashing and building them dominated the solver's time.
+Rational = int | tuple[int, int]
+
+
+def _q_mul(v: Rational, k: int) -> Rational:
+    if type(v) is int:
+        return v * k
+    n, d = v
+    g = gcd(k, d)
+    d //= g
+    return n * (k // g) if d == 1 else (n * (k // g), d)
+
+
+def _q_div(v: Rational, k: int) -> Rational:
+    if type(v) is int:
+        if v % k == 0:
+            return v // k
+        g = gcd(v, k)
+        return (v // g, k // g)
+    n, d = v
+    g = gcd(n, k)
+    return (n // g, d * (k // g))
+
+
+def _q_add(a: Rational, b: Rational) -> Rational:
+    if type(a) is int and type(b) is int:
+        return a + b
+    n1, d1 = (a, 1) if type(a) is int else a
+    n2, d2 = (b, 1) if type(b) is int else b
+    n, d = n1 * d2 + n2 * d1, d1 * d2
+    g = gcd(n, d)
+    n, d = n // g, d // g
+    return n if d == 1 else (n, d)
+
+
+def _q_neg(v: Rational) -> Rational:
+    return -v if type(v) is int else (-v[0], v[1])
+
+
+def _q_float(v: Rational) -> float:
+    return v if type(v) is int else v[0] / v[1]
+
+
+StateKey = tuple[int, Rational, bool]
+
+
+class _Terms:
+    """Every term (factors joined by × ÷, constant dice after factors), by the dice it uses and its value.
+
+    Terms are grown a factor at a time; terms with the same dice, value and state are grown together, and their
+    faces are only spelled out (`faces`) for the few that make a target.
+    """
+
+    def __init__(self, dice: _Dice) -> None:
+        bias, high = dice.bias, dice.high
+        factor_groups: list[tuple[int, dict[int, list[Faces]]]] = []
+        for usage, group in _factors(dice).items():
+            if not (usage + bias) & high:
+                by_value: dict[int, list[Faces]] = defaultdict(list)
+                for value, faces in group:
+                    by_value[value].append(faces)
+                factor_groups.append((usage, by_value))
+        consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
+        mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
+        fitting: dict[int, list[tuple[int, dict[int, list[Faces]]]]] = {}
+
+        # origins[state]: how the state is reached: ("f", faces) from factors, ("c", parent, face) by a constant
+        # die, ("m", parent, op, factor faces) by × or ÷ and a factor.
+        self.origins: dict[StateKey, list[tuple]] = defaultdict(list)
+        self.by_usage: dict[int, dict[Rational, list[StateKey]]] = defaultdict(lambda: defaultdict(list))
+        self._faces: dict[StateKey, list[Faces]] = {}
+        origins = self.origins
+        frontier: set[StateKey] = set()
+        for usage, by_value in factor_groups:
+            for value, faces in by_value.items():
+                key = (usage, value, True)
+                origins[key].append(("f", faces))
+                frontier.add(key)
+        while frontier:
+            grown: set[StateKey] = set()
+            for key in frontier:
+                usage, value, const_ok = key
+                self.by_usage[usage][value].append(key)
+                if const_ok:
+                    for face, k, bit in consts:
+                        if not (usage + bit + bias) & high:
+                            new = (usage + bit, _q_mul(value, k), False)
+                            origins[new].append(("c", key, face))
+                            grown.add(new)
+                for op, bit in mulops:
+                    with_op = usage + bit
+                    if (with_op + bias) & high:
+                        continue
+                    groups = fitting.get(with_op)
+                    if groups is None:
+                        groups = fitting[with_op] = [
+                            (with_op + u, g) for u, g in factor_groups if not (with_op + u + bias) & high
+                        ]
+                    for joined, by_value in groups:
+                        for f_value, f_faces in by_value.items():
+                            v = _q_mul(value, f_value) if op == TIMES else _q_div(value, f_value)
+                            new = (joined, v, True)
+                            origins[new].append(("m", key, op, f_faces))
+                            grown.add(new)
+            frontier = grown
+
+    def faces(self, key: StateKey) -> list[Faces]:
+        """Every term (as faces) that reaches a state."""
+        found = self._faces.get(key)
+        if found is not None:
+            return found
+        found = []
+        for origin in self.origins[key]:
+            if origin[0] == "f":
+                found.extend(origin[1])
+            elif origin[0] == "c":
+                found.extend(f + (origin[2],) for f in self.faces(origin[1]))
+            else:
+                _, parent, op, f_faces = origin
+                found.extend(a + (op,) + b for a in self.faces(parent) for b in f_faces)
+        self._faces[key] = found
+        return found
+
+    def terms_of(self, usage: int, value: Rational) -> list[Faces]:
+        """Every term with these dice and this value."""
+        return [f for key in self.by_usage[usage][value] for f in self.faces(key)]
+
+
+def _arrangements(parts: list[tuple[int, Faces]], dice: _Dice) -> Iterable[Faces]:
+    """Every formula writing these signed terms in some order that the sign dice allow."""
+    for order in set(permutations(parts)):
+        plus = sum(1 for s, _ in order[1:] if s > 0)
+        minus = sum(1 for s, _ in order if s < 0)
+        if plus > dice.plus or minus > dice.minus:
+            continue
+        faces: list[Face] = [MINUS] if order[0][0] < 0 else []
+        faces.extend(order[0][1])
+        for s, term in order[1:]:
+            faces.append(PLUS if s > 0 else MINUS)
+            faces.extend(term)
+        yield tuple(faces)
+
+
+def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[Faces]]:
+    """Every formula whose value is a target, grouped by target."""
+    hits: dict[int, set[Faces]] = defaultdict(set)
+    bias, high = dice.bias, dice.high
+    low_target, high_target = min(targets), max(targets)
+    # Per group of terms: its usage, its values, and the range of its values (to skip sums that cannot land
+    # between the smallest and the largest target).
+    groups = []
+    for usage in sorted(terms.by_usage):
+        values = terms.by_usage[usage]
+        floats = [_q_float(v) for v in values]
+        groups.append((usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
+    most_terms = 1 + dice.plus + dice.minus
+
+    def record(picked: list[tuple[int, int, Number]], target: int) -> None:
+        choices = [[(s, faces) for faces in terms.terms_of(u, v)] for s, u, v in picked]
+        for parts in product(*choices):
+            hits[target].update(_arrangements(list(parts), dice))
+
+    def evaluate(chosen: list[tuple[int, tuple]]) -> None:
+        # The sum of the chosen terms lands on a target: loop over the values of all terms but the one with
+        # the most values, and look that one up.
+        last = max(range(len(chosen)), key=lambda i: len(chosen[i][1][1]))
+        s_last, g_last = chosen[last]
+        last_values = g_last[1]
+        others = chosen[:last] + chosen[last + 1 :]
+        last_lo = g_last[2] if s_last > 0 else -g_last[3]
+        last_hi = g_last[3] if s_last > 0 else -g_last[2]
+        for combo in product(*(g[1].keys() for _, g in others)):
+            partial: Rational = 0
+            for (s, _), v in zip(others, combo, strict=True):
+                partial = _q_add(partial, v if s > 0 else _q_neg(v))
+            approx = _q_float(partial)
+            if approx + last_hi < low_target or approx + last_lo > high_target:
+                continue
+            for t in targets:
+                need = _q_add(t, _q_neg(partial))
+                if s_last < 0:
+                    need = _q_neg(need)
+                if need in last_values:
+                    picked = [(s, g[0], v) for (s, g), v in zip(others, combo, strict=True)]
+                    picked.append((s_last, g_last[0], need))
+                    record(picked, t)
+
+    plus, minus = dice.plus, dice.minus
+
+    def fits_signs(p: int, q: int) -> bool:
+        # A positive term first needs no die; a negative term first needs the leading − die.
+        return (p >= 1 and p - 1 <= plus and q <= minus) or (q >= 1 and p <= plus and q <= minus)
+
+    def search(chosen: list, usage: int, start: int, p: int, q: int, lo: float, hi: float) -> None:
+        # chosen: (sign, group) of the terms so far, p positive and q negative; [lo, hi] bounds their sum.
+        if chosen and lo <= high_target and hi >= low_target:
+            evaluate(chosen)
+        if p + q == most_terms:
+            return
+        for i in range(start, len(groups)):
+            group = groups[i]
+            joined = usage + group[0]
+            if (joined + bias) & high:
+                continue
+            if fits_signs(p + 1, q) and (q < minus or lo + group[2] <= high_target):
+                chosen.append((1, group))
+                search(chosen, joined, i, p + 1, q, lo + group[2], hi + group[3])
+                chosen.pop()
+            if fits_signs(p, q + 1):
+                chosen.append((-1, group))
+                search(chosen, joined, i, p, q + 1, lo - group[3], hi - group[2])
+                chosen.pop()
+
+    search([], 0, 0, 0, 0, 0.0, 0.0)
+    return hits
+
+
+def is_subsequence(short: Faces, long: Faces) -> bool:
+    """Whether `short` is `long` with some dice removed (the rest in the same order)."""
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
+    """The formulas of which no other formula in the collection (all making one value) is a subsequence."""
+    ordered = sorted(set(formulas), key=len)
+    kept = []
+    for i, f in enumerate(ordered):
+        if not any(len(g) < len(f) and is_subsequence(g, f) for g in ordered[:i]):
+            kept.append(f)
+    return kept
+
+
+def _best(target: int, formulas: list[Faces]) -> Best:
+    scored = [(formula_score(f), f) for f in formulas]
+    score = max(s for s, _ in scored)
+    # One best formula, chosen reproducibly: fewest dice, then the canonical print.
+    faces = min((f for s, f in scored if s == score), key=lambda f: (len(f), format_faces(f)))
+    return Best(target, score, faces, len(formulas))
+
+
+def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
+    """Solve a roll: every reachable target with its best score, one best formula and the solution count.
+
+    `allowed` limits the operator faces that may be used (a drill level's operators).
+    """
+    allowed_set = frozenset(allowed) if allowed is not None else None
+    dice = _Dice(roll, allowed_set)
+    targets = set(roll.targets)
+    if dice.mulops[ROOT] >= 2 or 9 in dice.numbers:
+        hits = _hits_by_enumeration(roll, allowed_set)
+    else:
+        hits = _find_hits(dice, _Terms(dice), targets)
+    solution = Solution(roll, {}, {}, {t: set(fs) for t, fs in hits.items()})
+    for target, found in hits.items():
+        formulas = irreducible(found)
+        solution.formulas[target] = formulas
+        solution.best[target] = _best(target, formulas)
+    return solution
+
+
+def _hits_by_enumeration(roll: Roll, allowed: frozenset[str] | None) -> dict[int, set[Faces]]:
+    """Every formula making a target, by listing all formulas (custom dice the fast path does not cover)."""
+    from suji.bruteforce import all_formulas
+    from suji.exact import as_rational, evaluate
+
+    targets = set(roll.targets)
+    hits: dict[int, set[Faces]] = defaultdict(set)
+    for faces in all_formulas(roll, allowed):
+        value = as_rational(evaluate(faces))
+        if value is not None and value.denominator == 1 and value.numerator in targets:
+            hits[value.numerator].add(faces)
+    return hits
