@@ -1,0 +1,38 @@
+"""Shared fixtures. Web: `app`, `client`, `runner` (flaskr style); `csrf_app`/`csrf_client` keep CSRF on."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The web app for tests: CSRF off (the CSRF tests use `csrf_app`), a throwaway instance folder."""
+    from suji.web import create_app
+
+    monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
+    return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def csrf_app(tmp_path, monkeypatch):
+    """The web app as in production: CSRF protection on."""
+    from suji.web import create_app
+
+    monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
+    return create_app({"TESTING": True, "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def csrf_client(csrf_app):
+    return csrf_app.test_client()

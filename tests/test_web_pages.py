@@ -1,0 +1,164 @@
+"""Web pages through the Flask test client, in both languages: home, drills, the language switch."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from suji.dice import Roll
+from suji.web import drill
+
+JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
+EN = {"Accept-Language": "en-GB,en;q=0.9"}
+# A fixed roll for the drill pages: the seed's example, 21²+4+1 = 446.
+ROLL = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
+
+
+@pytest.fixture
+def fixed_roll(monkeypatch):
+    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: ROLL)
+    return ROLL
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [(JA, ["すうじであそぼ", "サイコロの計算ゲーム", "れんしゅうを始める", 'lang="ja"']),
+     (EN, ["Sūji de Asobo", "is a dice game", "Start a drill", 'lang="en"'])],
+)  # fmt: skip
+def test_home_in_both_languages(client, headers, expected):
+    response = client.get("/", headers=headers)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    for text in expected:
+        assert text in html
+    assert "/static/dice.svg" in html
+    assert 'href="/drill/1"' in html
+
+
+def test_first_visit_without_accept_language_is_japanese(client):
+    html = client.get("/").get_data(as_text=True)
+    assert '<html lang="ja">' in html
+
+
+def test_language_switch_sets_a_cookie_and_goes_back(client):
+    response = client.post("/language", data={"lang": "en", "next": "/drill/"}, headers=JA)
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/drill/"
+    cookie = response.headers["Set-Cookie"]
+    assert "suji_lang=en" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    # The cookie beats Accept-Language from now on.
+    html = client.get("/drill/", headers=JA).get_data(as_text=True)
+    assert '<html lang="en">' in html and "Drills" in html
+
+
+def test_language_switch_refuses_open_redirects_and_unknown_languages(client):
+    response = client.post("/language", data={"lang": "fr", "next": "//evil.example/"})
+    assert response.headers["Location"] == "/"
+    assert "suji_lang" not in response.headers.get("Set-Cookie", "")
+
+
+def test_drill_index_lists_the_levels(client):
+    html = client.get("/drill/", headers=JA).get_data(as_text=True)
+    for level in (1, 2, 3):
+        assert f'href="/drill/{level}"' in html
+    assert "レベル1" in html and "レベル3" in html
+
+
+@pytest.mark.parametrize(
+    ("headers", "label", "op"),
+    [(JA, "数字ダイス 2", "記号ダイス たす"), (EN, "Number die: 2", "Operator die: plus")],
+)
+def test_drill_page_shows_the_roll_as_labelled_dice(client, fixed_roll, headers, label, op):
+    html = client.get("/drill/1", headers=headers).get_data(as_text=True)
+    assert html.count('class="die die-number"') == 5
+    assert html.count('class="die die-operator"') == 4
+    assert f'aria-label="{label}"' in html and f'aria-label="{op}"' in html
+    for target in (446, 464, 644, 449, 494, 944):
+        assert f"<li>{target}</li>" in html
+    assert 'name="csrf-token"' in html and "/static/drill.js" in html
+
+
+def test_unknown_level_is_404_in_japanese(client):
+    response = client.get("/drill/7", headers=JA)
+    assert response.status_code == 404
+    assert "ページが見つかりません" in response.get_data(as_text=True)
+
+
+def test_check_made_target_counts_the_streak(client, fixed_roll):
+    client.get("/drill/1")
+    response = client.post("/drill/1/check", data={"formula": "21^2+4+1"}, headers=JA)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "お題の数ができた" in html and "446" in html
+    assert "記号の点 6 × 数字ダイス 4個 = 24点" in html
+    assert "連続正解: 1" in html
+    # Checking the same roll again does not count twice.
+    html = client.post("/drill/1/check", data={"formula": "21^2+4+1"}).get_data(as_text=True)
+    assert "連続正解: 1" in html
+    # A new roll after a made target keeps the streak.
+    client.post("/drill/1/new")
+    html = client.get("/drill/1", headers=EN).get_data(as_text=True)
+    assert "Streak: 1" in html
+
+
+def test_check_strikes_out_redundant_dice(client, monkeypatch):
+    roll = Roll.of([5, 1, 1, 2, 3], ["+", "−", "+", "²"], target=5)
+    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
+    client.get("/drill/1")
+    html = client.post("/drill/1/check", data={"formula": "5+1-1"}, headers=EN).get_data(as_text=True)
+    assert "Target made!" in html
+    assert re.search(r'<del class="tok"[^>]*>\+</del><del class="tok"[^>]*>1</del>', html)
+    assert "Operator points 0 × number dice 1 = 0" in html
+
+
+@pytest.mark.parametrize(("formula", "ja", "en"), [
+    ("1+2", "お題の数ではありません", "Not a target"),
+    ("1++2", "式になっていません", "Not a valid formula"),
+    ("", "式になっていません", "Not a valid formula"),
+    ("\x00\xff" * 50, "式になっていません", "Not a valid formula"),
+])  # fmt: skip
+def test_check_wrong_formulas(client, fixed_roll, formula, ja, en):
+    client.get("/drill/1")
+    assert ja in client.post("/drill/1/check", data={"formula": formula}, headers=JA).get_data(as_text=True)
+    html = client.post("/drill/1/check", data={"formula": formula}, headers=EN).get_data(as_text=True)
+    assert en in html and "Streak: 0" in html
+
+
+def test_check_without_a_drill_goes_back_to_the_drill(client):
+    response = client.post("/drill/2/check", data={"formula": "1+2"})
+    assert response.status_code == 303 and response.headers["Location"].endswith("/drill/2")
+
+
+def test_new_roll_changes_the_seed(client):
+    client.get("/drill/3")
+    with client.session_transaction() as session:
+        first = session["drill"]["seed"]
+    assert client.post("/drill/3/new").status_code == 303
+    with client.session_transaction() as session:
+        assert session["drill"]["seed"] != first and session["drill"]["level"] == 3
+
+
+def test_optional_areas_appear_in_the_menu_only_when_installed(app):
+    from flask import Blueprint
+
+    from suji.web import create_app
+
+    if "worksheets.index" not in app.view_functions:
+        html = app.test_client().get("/", headers=EN).get_data(as_text=True)
+        assert 'href="/worksheets/"' not in html
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
+    if "worksheets.index" not in app.view_functions:
+        extra = Blueprint("worksheets", __name__, url_prefix="/worksheets")
+        extra.add_url_rule("/", "index", lambda: "sheets")
+        app.register_blueprint(extra)
+    html = app.test_client().get("/", headers=EN).get_data(as_text=True)
+    assert 'href="/worksheets/"' in html and "Worksheets" in html
+
+
+@pytest.mark.parametrize("path", ["/static/style.css", "/static/drill.js", "/static/dice.svg"])
+def test_static_files(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert "Content-Security-Policy" in response.headers
+    response.close()
