@@ -9,6 +9,7 @@ First to three rounds; a drawn round is replayed. Classroom monsters: 4 to 6 dic
 
 from __future__ import annotations
 
+import json
 import random
 from bisect import bisect_right
 from collections import Counter
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
+from pathlib import Path
 
 from suji.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
@@ -560,3 +562,26 @@ LESSON = Lesson(
     ),
     notes=(N_("Our reading: when every compared die ties, both monsters roll again to decide who starts."),),
 )
+
+
+# ---- precomputed match results (10,000 games each; too slow to run on every page view) -------------------
+
+MATCH_FILE = Path(__file__).with_name("monster_matches.json")
+PRECOMPUTE_GAMES = 10_000
+PRECOMPUTE_SEED = 2024
+
+
+def precompute_matches(n: int = PRECOMPUTE_GAMES, seed: int = PRECOMPUTE_SEED) -> dict[str, dict[str, int]]:
+    """Simulate every sample match `n` times with the greedy bot; {"torchy-drippy": {"wins": …, "n": …}}."""
+    return {f"{x}-{y}": {"wins": simulate_match(MONSTERS[x], MONSTERS[y], n, seed), "n": n, "seed": seed}
+            for x, y in MATCHES}
+
+
+@cache
+def precomputed_matches() -> dict[str, dict[str, int]]:
+    """The stored results of `precompute_matches` (regenerate with `python -m suji.lessons.dice_monsters`)."""
+    return json.loads(MATCH_FILE.read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    MATCH_FILE.write_text(json.dumps(precompute_matches(), indent=1) + "\n", encoding="utf-8")
