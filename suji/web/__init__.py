@@ -72,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.main")
     _register(app, "suji.web.drill")
     _register(app, "suji.web.api")
+    _register(app, "suji.web.lessons")
 
     from suji.web import errors
 
