@@ -1,0 +1,161 @@
+"""A real browser (Playwright, Debian's chromium) plays a drill: taps dice, picks 9 for a 6, checks, switches.
+
+Screenshots of each page go to tests/screenshots/ (git-ignored) for a human look at 360 px and 1280 px.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).parent / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+pytestmark = pytest.mark.browser
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+from suji.dice import Roll  # noqa: E402
+from suji.web import create_app, drill  # noqa: E402
+
+# 6 read as 9: 92+33 = 125, one of the targets of 1 2 5.
+ROLL = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread."""
+    from werkzeug.serving import make_server
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(drill, "_new_roll", lambda level, seed: ROLL)
+    mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
+    app = create_app({"SECRET_KEY": "browser-test"})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser, width: int, locale: str):
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    return context.new_page()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
+    page = new_page(browser, 360, "ja-JP")
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(f"{server}/")
+    assert page.locator("html").get_attribute("lang") == "ja"
+    shot(page, "home-360-ja")
+
+    page.goto(f"{server}/drill/1")
+    expect = sync_api.expect
+    numbers = page.locator("button.die-number")
+    operators = page.locator("button.die-operator")
+    expect(numbers).to_have_count(5)
+    box = numbers.first.bounding_box()
+    assert box and box["width"] >= 48 and box["height"] >= 48
+    shot(page, "drill-360-ja")
+
+    # The 6 asks: 6 or 9?
+    numbers.nth(0).click()
+    dialog = page.locator("#six-nine")
+    expect(dialog).to_be_visible()
+    shot(page, "drill-six-or-nine-360-ja")
+    dialog.get_by_role("button", name="9 として使う").click()
+    expect(dialog).to_be_hidden()
+    numbers.nth(1).click()  # 2
+    operators.nth(0).click()  # +
+    numbers.nth(2).click()  # 3
+    # Keyboard: focus a die and press Enter.
+    numbers.nth(3).focus()
+    page.keyboard.press("Enter")  # 3
+    formula = page.locator("#formula")
+    expect(formula).to_have_value("92+33")
+    expect(numbers.nth(0)).to_have_class("die die-number used")
+    expect(numbers.nth(0)).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#live-value")).to_have_text("= 125 ✓")
+
+    # Used dice do nothing (the browser sees them as disabled); undo gives the last die back.
+    numbers.nth(1).click(force=True)
+    expect(formula).to_have_value("92+33")
+    page.locator("#undo").click()
+    expect(formula).to_have_value("92+3")
+    expect(numbers.nth(3)).not_to_have_class("die die-number used")
+    expect(page.locator("#live-value")).to_have_text("= 95")
+    page.locator("#clear").click()
+    expect(formula).to_have_value("")
+
+    # Typing greys out the dice too, and errors show in Japanese.
+    formula.fill("92+")
+    expect(numbers.nth(0)).to_have_class("die die-number used")
+    expect(page.locator("#live-value")).to_contain_text("式")
+    formula.fill("９２＋３３")
+    expect(page.locator("#live-value")).to_have_text("= 125 ✓")
+    shot(page, "drill-typed-360-ja")
+
+    page.locator("#check").click()
+    expect(page.locator("#verdict-h")).to_contain_text("お題の数ができた")
+    expect(page.locator(".streak")).to_have_text("連続正解: 1")
+    expect(page.locator(".score-line")).to_contain_text("記号の点 1 × 数字ダイス 4個 = 4点")
+    shot(page, "result-360-ja")
+
+    # Switch language on the result page: back to the drill, in English, and it sticks.
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("h1")).to_contain_text("Level 1")
+    page.goto(f"{server}/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    shot(page, "home-360-en")
+    assert not errors, errors
+
+
+def test_wide_screen_pages(server, browser):
+    page = new_page(browser, 1280, "en-US")
+    page.goto(f"{server}/")
+    shot(page, "home-1280-en")
+    page.goto(f"{server}/drill/1")
+    page.locator("#formula").fill("92+33-1")
+    sync_api.expect(page.locator("#live-value")).to_have_text("= 124")
+    shot(page, "drill-1280-en")
+    page.locator("#check").click()
+    sync_api.expect(page.locator("#verdict-h")).to_contain_text("Not a target")
+    shot(page, "result-1280-en")
+    page.goto(f"{server}/no-such-page")
+    sync_api.expect(page.locator("h1")).to_contain_text("Page not found")
+    shot(page, "error-1280-en")
+
+
+def test_page_works_without_csp_violations(server, browser):
+    page = new_page(browser, 800, "ja-JP")
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{server}/drill/1")
+    page.locator("button.die-number").nth(1).click()
+    sync_api.expect(page.locator("#live-value")).to_have_text("= 2")
+    assert not violations, violations
