@@ -278,6 +278,22 @@ class _Terms:
         return [f for key in self.by_usage[usage][value] for f in self.faces(key)]
 
 
+_TERMS_CACHE: dict[tuple, _Terms] = {}
+_TERMS_CACHE_SIZE = 64
+
+
+def _terms_for(dice: _Dice) -> _Terms:
+    """The terms of these number and ×/÷/constant/²/√ dice, cached: re-roll advice solves many rolls that
+    differ only in their + and − dice, which terms never use."""
+    key = (tuple(sorted(dice.numbers.elements())), tuple(sorted(dice.mulops.elements())))
+    terms = _TERMS_CACHE.get(key)
+    if terms is None:
+        if _TERMS_CACHE and len(_TERMS_CACHE) >= _TERMS_CACHE_SIZE:
+            _TERMS_CACHE.pop(next(iter(_TERMS_CACHE)))
+        terms = _TERMS_CACHE[key] = _Terms(dice)
+    return terms
+
+
 def _arrangements(parts: list[tuple[int, Faces]], dice: _Dice) -> Iterable[Faces]:
     """Every formula writing these signed terms in some order that the sign dice allow."""
     for order in set(permutations(parts)):
@@ -343,13 +359,20 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
         # A positive term first needs no die; a negative term first needs the leading − die.
         return (p >= 1 and p - 1 <= plus and q <= minus) or (q >= 1 and p <= plus and q <= minus)
 
-    def search(chosen: list, usage: int, start: int, p: int, q: int, lo: float, hi: float) -> None:
-        # chosen: (sign, group) of the terms so far, p positive and q negative; [lo, hi] bounds their sum.
-        if chosen and lo <= high_target and hi >= low_target:
+    # compatible[i]: the groups j ≥ i whose dice fit beside group i's (a term may repeat if the dice allow).
+    compatible = [
+        [j for j in range(i, len(groups)) if not (groups[i][0] + groups[j][0] + bias) & high]
+        for i in range(len(groups))
+    ]
+
+    def search(chosen: list, usage: int, last: int, p: int, q: int, lo: float, hi: float) -> None:
+        # chosen: (sign, group) of the terms so far (group indexes never decrease), p positive and q negative
+        # terms; [lo, hi] bounds their sum.
+        if lo <= high_target and hi >= low_target:
             evaluate(chosen)
         if p + q == most_terms:
             return
-        for i in range(start, len(groups)):
+        for i in compatible[last]:
             group = groups[i]
             joined = usage + group[0]
             if (joined + bias) & high:
@@ -363,7 +386,11 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
                 search(chosen, joined, i, p, q + 1, lo - group[3], hi - group[2])
                 chosen.pop()
 
-    search([], 0, 0, 0, 0, 0.0, 0.0)
+    for i, group in enumerate(groups):
+        for sign in (1, -1):
+            if fits_signs(int(sign > 0), int(sign < 0)):
+                lo, hi = (group[2], group[3]) if sign > 0 else (-group[3], -group[2])
+                search([(sign, group)], group[0], i, int(sign > 0), int(sign < 0), lo, hi)
     return hits
 
 
@@ -402,7 +429,7 @@ def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
     if dice.mulops[ROOT] >= 2 or 9 in dice.numbers:
         hits = _hits_by_enumeration(roll, allowed_set)
     else:
-        hits = _find_hits(dice, _Terms(dice), targets)
+        hits = _find_hits(dice, _terms_for(dice), targets)
     solution = Solution(roll, {}, {}, {t: set(fs) for t, fs in hits.items()})
     for target, found in hits.items():
         formulas = irreducible(found)

@@ -1,0 +1,192 @@
+"""Re-roll advice: for every way to re-roll up to two dice or set one die, the exact chance of making a target
+afterwards and the expected best score after the costs, with the best choice ("answer now" included).
+
+Only number and operator dice are re-rolled (the target dice stay). A die's possible faces come from its kind
+(RULES.md: number dice A A B B C, operator dice A A A B), so a roll must be one the standard dice can show.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, permutations, product
+
+from suji.dice import (
+    NUMBER_DICE_FACES,
+    NUMBER_KINDS,
+    OPERATOR_DICE_FACES,
+    OPERATOR_KINDS,
+    DiceError,
+    Roll,
+)
+from suji.i18n import N_, translate
+from suji.scoring import REROLL_COST, SET_FACE_COST
+from suji.solver import solve
+
+ADVICE_TEXT = {
+    "answer": N_("Answer now"),
+    "reroll": N_("Re-roll {dice}"),
+    "set": N_("Set {die} to {face}"),
+    "summary": N_("{choice}: chance of a target {percent} ({fraction}), expected score {expected}."),
+    "not_standard": N_("Advice needs dice that the standard set can show."),
+}
+MAX_REROLLED = 2
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die of the roll: its group ("number" or "operator"), its place in that group, kind and face."""
+
+    group: str
+    index: int
+    kind: str
+    face: int | str
+
+    @property
+    def faces(self) -> tuple:
+        return (NUMBER_DICE_FACES if self.group == "number" else OPERATOR_DICE_FACES)[self.kind]
+
+
+@dataclass
+class Option:
+    """One choice: re-roll some dice, set one die to a face, or answer now."""
+
+    kind: str  # "answer", "reroll" or "set"
+    dice: tuple[Die, ...] = ()
+    face: int | str | None = None  # the chosen face, for "set"
+    cost: int = 0
+    probability: Fraction = Fraction(0)  # of being able to make a target afterwards
+    expected_score: Fraction = Fraction(0)  # expected best score after the cost (never below 0)
+
+    def label(self, lang: str = "en") -> str:
+        if self.kind == "answer":
+            return translate(ADVICE_TEXT["answer"], lang)
+        if self.kind == "reroll":
+            return translate(ADVICE_TEXT["reroll"], lang, dice=" ".join(str(d.face) for d in self.dice))
+        return translate(ADVICE_TEXT["set"], lang, die=str(self.dice[0].face), face=str(self.face))
+
+    def to_dict(self, lang: str = "en") -> dict:
+        return {
+            "kind": self.kind,
+            "dice": [{"group": d.group, "index": d.index, "face": d.face} for d in self.dice],
+            "face": self.face,
+            "cost": self.cost,
+            "probability": str(self.probability),
+            "probability_percent": round(float(self.probability) * 100, 1),
+            "expected_score": str(self.expected_score),
+            "expected_score_decimal": round(float(self.expected_score), 2),
+            "label": self.label(lang),
+        }
+
+
+@dataclass
+class Advice:
+    """Every option with its odds, best first (highest expected score, then the cheaper option)."""
+
+    roll: Roll
+    options: list[Option] = field(default_factory=list)
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def to_dict(self, lang: str = "en") -> dict:
+        return {"best": self.best.to_dict(lang), "options": [o.to_dict(lang) for o in self.options]}
+
+
+def _assign(faces: tuple, kinds: tuple[str, ...], table: dict) -> tuple[str, ...] | None:
+    """Kinds for the faces in order, so that each face is on its die (the given order first)."""
+    if all(f in table[k] for f, k in zip(faces, kinds, strict=True)):
+        return kinds
+    for order in dict.fromkeys(permutations(kinds)):
+        if all(f in table[k] for f, k in zip(faces, order, strict=True)):
+            return order
+    return None
+
+
+def roll_dice(roll: Roll) -> list[Die]:
+    """The number and operator dice of a standard roll, each with its kind; DiceError if not standard."""
+    if len(roll.number_dice) != len(NUMBER_KINDS) or len(roll.operator_dice) != len(OPERATOR_KINDS):
+        raise DiceError("not_standard")
+    numbers = _assign(roll.number_dice, NUMBER_KINDS, NUMBER_DICE_FACES)
+    operators = _assign(roll.operator_dice, OPERATOR_KINDS, OPERATOR_DICE_FACES)
+    if numbers is None or operators is None:
+        raise DiceError("not_standard")
+    return [Die("number", i, k, f) for i, (k, f) in enumerate(zip(numbers, roll.number_dice, strict=True))] + [
+        Die("operator", i, k, f) for i, (k, f) in enumerate(zip(operators, roll.operator_dice, strict=True))
+    ]
+
+
+def _with_faces(roll: Roll, changes: dict[Die, int | str]) -> Roll:
+    numbers = list(roll.number_dice)
+    operators = list(roll.operator_dice)
+    for die, face in changes.items():
+        (numbers if die.group == "number" else operators)[die.index] = face
+    return Roll(roll.target_dice, tuple(numbers), tuple(operators), roll.target)
+
+
+def best_score_function(roll: Roll) -> Callable[[Roll], int | None]:
+    """A cached "best score of a roll, or None if no target" for rolls with the same targets."""
+
+    @lru_cache(maxsize=None)
+    def best_of(numbers: tuple, operators: tuple) -> int | None:
+        top = solve(Roll(roll.target_dice, numbers, operators, roll.target)).top
+        return top.score if top else None
+
+    return lambda r: best_of(tuple(sorted(r.number_dice)), tuple(sorted(r.operator_dice)))
+
+
+def advise(roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int = MAX_REROLLED) -> Advice:
+    """Every choice of re-rolling up to `max_rerolled` dice or setting one die, with exact odds, best first.
+
+    `rerolled` and `set_faces` are what the player has already spent on this roll: the expected score counts
+    all costs (the score of a target is never below 0).
+    """
+    dice = roll_dice(roll)
+    best_of = best_score_function(roll)
+    spent = REROLL_COST * rerolled + SET_FACE_COST * set_faces
+    options: list[Option] = []
+
+    def after(score: int | None, cost: int) -> int:
+        return max(0, score - spent - cost) if score is not None else 0
+
+    now = best_of(roll)
+    options.append(Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0))))
+
+    # Dice of the same kind showing the same face are interchangeable: list each choice once.
+    distinct = list({(d.group, d.kind, d.face): d for d in dice}.values())
+    chosen_sets = [(d,) for d in distinct]
+    if max_rerolled >= 2:
+        seen = set()
+        for a, b in combinations(dice, 2):
+            key = tuple(sorted([(a.group, a.kind, a.face), (b.group, b.kind, b.face)], key=str))
+            if key not in seen:
+                seen.add(key)
+                chosen_sets.append((a, b))
+    for chosen in chosen_sets:
+        cost = REROLL_COST * len(chosen)
+        probability = Fraction(0)
+        expected = Fraction(0)
+        outcomes = Counter(product(*(d.faces for d in chosen)))
+        total = sum(outcomes.values())
+        for faces, count in outcomes.items():
+            score = best_of(_with_faces(roll, dict(zip(chosen, faces, strict=True))))
+            weight = Fraction(count, total)
+            if score is not None:
+                probability += weight
+            expected += weight * after(score, cost)
+        options.append(Option("reroll", chosen, None, cost, probability, expected))
+    for die in distinct:
+        for face in dict.fromkeys(die.faces):
+            if face == die.face:
+                continue
+            score = best_of(_with_faces(roll, {die: face}))
+            options.append(
+                Option("set", (die,), face, SET_FACE_COST, Fraction(int(score is not None)), Fraction(after(score, SET_FACE_COST)))
+            )
+    kind_order = {"answer": 0, "reroll": 1, "set": 2}
+    options.sort(key=lambda o: (-o.expected_score, o.cost, kind_order[o.kind]))
+    return Advice(roll, options)
