@@ -299,9 +299,8 @@ def readings(text: str, constant_dice: int | None = None) -> Iterator[Reading | 
         raise FormulaError("empty")
     spots = _constant_spots(tokens)
     most = len(spots) if constant_dice is None else min(len(spots), constant_dice)
-    sizes = list(range(most, -1, -1)) if constant_dice else list(range(0, most + 1))
     count = 0
-    for size in sizes:
+    for size in range(most, -1, -1):  # readings with constant dice first (none when the roll has none)
         for chosen in combinations(spots, size):
             if count == MAX_READINGS:
                 return
@@ -321,3 +320,23 @@ def parse(text: str) -> Reading:
         first_error = first_error or reading
     assert first_error is not None
     raise first_error
+
+
+def prefix_readings(text: str, constant_dice: int | None = None) -> list[tuple[Die, ...]]:
+    """The dice of the start of a formula, one tuple per reading, without parsing (it may end in an operator).
+
+    Used by "still on track?": the text need not be a whole formula yet. Raises FormulaError for text that
+    cannot be the start of any formula (unknown characters, parentheses, too long).
+    """
+    if len(text) > MAX_FORMULA_LENGTH:
+        raise FormulaError("too_long", None, limit=MAX_FORMULA_LENGTH)
+    tokens = _lex(text)
+    spots = _constant_spots(tokens)
+    most = len(spots) if constant_dice is None else min(len(spots), constant_dice)
+    found = []
+    for size in range(most, -1, -1):
+        for chosen in combinations(spots, size):
+            if len(found) == MAX_READINGS:
+                return found
+            found.append(tuple(Die(_face(tok), tok.column) for tok in _merge(tokens, chosen)))
+    return found
