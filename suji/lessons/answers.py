@@ -39,13 +39,13 @@ _FRACTION_RE = re.compile(rf"([+-]?)({_INTEGER})/({_INTEGER})")
 _JAPANESE_FRACTION_RE = re.compile(rf"([+-]?)({_INTEGER})分の({_INTEGER})")
 _MIXED_RE = re.compile(rf"([+-]?)({_INTEGER}) ({_INTEGER})/({_INTEGER})")
 
-_MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "ー": "-", "‐": "-"})
+_MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "‐": "-"})
 
 
 def _normalise(text: str) -> str:
     # NFKC turns full-width digits, "／", "％" and "．" into ASCII; Japanese words are left alone.
-    text = unicodedata.normalize("NFKC", text).translate(_MINUS_SIGNS)
-    text = text.replace("パーセント", "%").replace("percent", "%").replace(",", "")
+    text = unicodedata.normalize("NFKC", text).replace("パーセント", "%").replace("percent", "%")
+    text = text.translate(_MINUS_SIGNS).replace(",", "")
     text = re.sub(r"\s*/\s*", "/", text.strip())
     text = re.sub(r"\s*%$", "%", text)
     return re.sub(r"\s+", " ", text)

@@ -440,7 +440,7 @@ def _run_matches(n: int, seed: int, lang: str) -> Outcome:
         seed,
         note=N_(
             "Both monsters are played by the greedy bot (it always captures the "
-            "biggest die it can). No exact value: 95% confidence intervals."
+            "biggest die it can). No exact value: confidence intervals (95%)."
         ),
     )
 
@@ -573,8 +573,10 @@ PRECOMPUTE_SEED = 2024
 
 def precompute_matches(n: int = PRECOMPUTE_GAMES, seed: int = PRECOMPUTE_SEED) -> dict[str, dict[str, int]]:
     """Simulate every sample match `n` times with the greedy bot; {"torchy-drippy": {"wins": …, "n": …}}."""
-    return {f"{x}-{y}": {"wins": simulate_match(MONSTERS[x], MONSTERS[y], n, seed), "n": n, "seed": seed}
-            for x, y in MATCHES}
+    return {
+        f"{x}-{y}": {"wins": simulate_match(MONSTERS[x], MONSTERS[y], n, seed), "n": n, "seed": seed}
+        for x, y in MATCHES
+    }
 
 
 @cache

@@ -432,7 +432,7 @@ def _run_strategies(n: int, seed: int, lang: str) -> Outcome:
         seed,
         note=N_(
             "Student 1 plays the strategy, the other five always look good. The "
-            "grey bar is a fair share, 1/6: no exact value is known."
+            "dark bar is a fair share, 1/6: no exact value is known."
         ),
     )
 
@@ -448,7 +448,7 @@ def _run_ties(n: int, seed: int, lang: str) -> Outcome:
         seed,
         note=N_(
             "Everyone always looks good. No exact value: these are simulated games "
-            "with 95% confidence intervals."
+            "with confidence intervals (95%)."
         ),
     )
 

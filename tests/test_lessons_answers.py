@@ -1,0 +1,71 @@
+"""The lesson answer reader: fractions, decimals, percentages, full-width and Japanese forms; never eval."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from suji.lessons.answers import AnswerError, parse_answer
+from suji.lessons.steps import CLOSE, CORRECT, ERROR, WRONG, Step, check_answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["3/8", "0.375", ".375", "37.5%", "37.5 %", "３/８", "３／８", "０．３７５", "３７．５％", " 3 / 8 ", "8分の3",
+     "８分の３", "37.5パーセント", "6/16"],
+)  # fmt: skip
+def test_three_eighths_in_every_form(text):
+    assert parse_answer(text) == Fraction(3, 8)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("1/2", Fraction(1, 2)), ("50%", Fraction(1, 2)), ("2", Fraction(2)), ("17.5", Fraction(35, 2)),
+     ("-1/2", Fraction(-1, 2)), ("−3.5", Fraction(-7, 2)), ("1 1/2", Fraction(3, 2)), ("100%", Fraction(1))],
+)  # fmt: skip
+def test_other_values(text, value):
+    assert parse_answer(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("", "empty"), ("   ", "empty"), ("1/0", "zero_denominator"), ("0分の3", "zero_denominator"),
+     ("abc", "not_a_number"), ("__import__('os').system('true')", "not_a_number"), ("1e5", "not_a_number"),
+     ("2**10", "not_a_number"), ("1/2/3", "not_a_number"), ("9" * 41, "too_long"), ("1" * 13, "not_a_number"),
+     ("3/8%", "not_a_number"), (None, "not_a_number")],
+)  # fmt: skip
+def test_bad_answers_give_an_error_code(text, code):
+    with pytest.raises(AnswerError) as err:
+        parse_answer(text)
+    assert err.value.code == code
+
+
+@given(st.integers(0, 10**6), st.integers(1, 10**6))
+def test_any_typed_fraction_reads_back(num, den):
+    assert parse_answer(f"{num}/{den}") == Fraction(num, den)
+
+
+@given(st.text(max_size=60))
+def test_any_text_is_a_fraction_or_an_answer_error(text):
+    try:
+        assert isinstance(parse_answer(text), Fraction)
+    except AnswerError as err:
+        assert err.code in {"empty", "too_long", "not_a_number", "zero_denominator"}
+
+
+STEP = Step("t", "q", Fraction(1, 6), "e")
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [("1/6", CORRECT), ("2/12", CORRECT), ("0.1667", CLOSE), ("16.7%", CLOSE), ("1/5", WRONG), ("x", ERROR)],
+)
+def test_check_answer_is_exact(text, result):
+    assert check_answer(STEP, text, "en").result == result
+
+
+def test_check_messages_are_translated():
+    assert check_answer(STEP, "", "en").message != check_answer(STEP, "", "ja").message

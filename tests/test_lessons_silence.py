@@ -1,0 +1,93 @@
+"""Silence in Class!: the 3d6 odds checked against sympy.stats, simulations within 3 standard errors, the game."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+import sympy
+from sympy.stats import P, Die, density
+
+from suji.lessons import silence
+from suji.lessons.stats import standard_error
+from suji.lessons.steps import check_answer
+
+X, Y, Z = Die("X", 6), Die("Y", 6), Die("Z", 6)
+
+
+def _f(value) -> Fraction:
+    return Fraction(int(sympy.fraction(value)[0]), int(sympy.fraction(value)[1]))
+
+
+def test_distribution_matches_sympy():
+    dens = density(X + Y + Z)
+    assert silence.distribution() == {t: _f(dens[t]) for t in range(3, 19)}
+    assert silence.distribution()[10] == Fraction(1, 8)
+
+
+@pytest.mark.parametrize("r", range(3, 19))
+def test_p_success_matches_sympy(r):
+    assert silence.p_success(r) == _f(P(X + Y + Z >= r))
+
+
+def test_key_values():
+    assert silence.p_success(11) == Fraction(1, 2)  # the totals are symmetric around 10.5
+    assert silence.p_success(12) == Fraction(3, 8)
+    assert silence.p_success(10) == Fraction(5, 8)
+    assert silence.expected_risk(11, 12) == 22 * Fraction(5, 8) == Fraction(55, 4)
+    assert silence.threshold() == 10
+    assert silence.risk_pays(11) == 0 and silence.risk_pays(10) == 1 and silence.risk_pays(12) == -1
+    assert silence.risk_variance(5, 11) == 25  # (2m)² p (1 − p) = 100 / 4
+
+
+@pytest.mark.parametrize("m", [1, 7, 11])
+def test_risking_pays_exactly_below_eleven(m):
+    for r in range(3, 19):
+        assert (silence.expected_risk(m, r) < m) == (r <= 10)
+
+
+def test_simulated_frequencies_within_three_standard_errors():
+    n = 20_000
+    counts = silence.simulate_totals(n, seed=7)
+    for r in (6, 10, 11, 12, 15):
+        hits = sum(c for t, c in counts.items() if t >= r)
+        p = silence.p_success(r)
+        assert abs(hits / n - float(p)) < 3 * standard_error(p, n)
+
+
+def test_simulated_risk_mean_within_three_standard_errors():
+    n, m, r = 20_000, 11, 12
+    sims = silence.simulate_risk(m, r, n, seed=3)
+    sd = math.sqrt(silence.risk_variance(m, r))
+    assert abs(sum(sims) / n - float(silence.expected_risk(m, r))) < 3 * sd / math.sqrt(n)
+
+
+def test_steps_have_the_exact_answers():
+    answers = {s.key: s.answer for s in silence.steps()}
+    assert answers["cheating"] == Fraction(81, 216)
+    assert answers["even"] == 11 and answers["threshold"] == 10 and answers["spread"] == 5
+    assert 4 <= len(answers) <= 6
+    for step in silence.steps():
+        assert check_answer(step, str(step.answer), "en").result == "correct"
+
+
+def test_game_plays_to_the_end_and_replays_identically():
+    rng = random.Random(1)
+    game = silence.SilenceGame(11)
+    choices = []
+    while (decision := game.decision()) is not None:
+        key = rng.choice(decision.options).key
+        choices.append(key)
+        game.play(key)
+    assert game.over and game.winners
+    again = silence.replay(11, choices)
+    assert again.minus == game.minus and again.marker == game.marker
+    with pytest.raises(ValueError):
+        silence.replay(11, ["9-take"])
+
+
+def test_every_card_but_cheating_is_an_example():
+    assert [c for c in silence.PUPIL_CARDS if not c.example] == [silence.CHEATING]
+    assert (silence.CHEATING.patience, silence.CHEATING.minus, silence.CHEATING.risk) == (9, 11, 12)
