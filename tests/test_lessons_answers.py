@@ -14,8 +14,8 @@ from suji.lessons.steps import CLOSE, CORRECT, ERROR, WRONG, Step, check_answer
 
 @pytest.mark.parametrize(
     "text",
-    ["3/8", "0.375", ".375", "37.5%", "37.5 %", "３/８", "３／８", "０．３７５", "３７．５％", " 3 / 8 ", "8分の3",
-     "８分の３", "37.5パーセント", "6/16"],
+    ["3/8", "0.375", ".375", "37.5%", "37.5 %", "３/８", "３／８", "０．３７５", "３７．５％", " 3 / 8 ",
+     "8分の3", "８分の３", "37.5パーセント", "6/16"],
 )  # fmt: skip
 def test_three_eighths_in_every_form(text):
     assert parse_answer(text) == Fraction(3, 8)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 from sympy import Eq
-from sympy.stats import P, Die
+from sympy.stats import Die, P
 
 from suji.lessons import dice_monsters as dm
 from suji.lessons.stats import standard_error
@@ -63,7 +63,8 @@ def test_seed_example_attacks():
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("4 6 8", "too_few"), ("4 4 4 4 4 4 4", "too_many"), ("20 20 10 2", "too_many_sides"), ("1 4 6 8", "bad_size"),
+    [("4 6 8", "too_few"), ("4 4 4 4 4 4 4", "too_many"), ("20 20 10 2", "too_many_sides"), ("1 4 6 "
+        "8", "bad_size"),
      ("21 4 4 4", "bad_size"), ("four", "not_numbers"), ("", "not_numbers")],
 )  # fmt: skip
 def test_designer_limits(text, code):

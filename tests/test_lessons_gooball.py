@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from sympy.stats import P, Die
+from sympy.stats import Die, P
 
 from suji.lessons import gooball
 from suji.lessons.stats import standard_error
@@ -45,7 +45,7 @@ def test_reach_the_centre(d):
 
 
 def test_expected_turns_alone():
-    # Worked by hand in the lesson: 14 sure turns after the first point, the first takes 1 + 21/144 on average.
+    # By hand: 14 sure turns after the first point; the first takes 1 + 21/144 on average.
     assert gooball.expected_turns_alone("careful") == 15 + Fraction(21, 144) == Fraction(727, 48)
     full = gooball.expected_turns_alone("full")
     assert full > gooball.expected_turns_alone("careful")

@@ -1,4 +1,4 @@
-"""9am Class: exact odds derived by hand and with sympy.stats, simulated games within 3 standard errors, the game."""
+"""9am Class: exact odds by hand and with sympy.stats, simulated games within 3 standard errors, the game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from sympy.stats import E, P, Die
+from sympy.stats import Die, E, P
 
 from suji.lessons import nine_am
 from suji.lessons.stats import standard_error
@@ -95,6 +95,13 @@ def test_human_game_replays_and_refuses_bad_choices():
 
 
 def test_steps_answers():
-    assert [s.answer for s in nine_am.steps()] == [Fraction(1, 2), Fraction(1, 6), Fraction(1, 5), Fraction(7, 2),
-                                                   Fraction(35, 2), Fraction(1, 3)]  # fmt: skip
+    expected = [
+        Fraction(1, 2),
+        Fraction(1, 6),
+        Fraction(1, 5),
+        Fraction(7, 2),
+        Fraction(35, 2),
+        Fraction(1, 3),
+    ]
+    assert [s.answer for s in nine_am.steps()] == expected
     assert sympy.Rational(35, 2) == 5 * sympy.Rational(7, 2)

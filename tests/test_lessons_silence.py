@@ -1,4 +1,4 @@
-"""Silence in Class!: the 3d6 odds checked against sympy.stats, simulations within 3 standard errors, the game."""
+"""Silence in Class!: 3d6 odds against sympy.stats, simulations within 3 standard errors, the game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from sympy.stats import P, Die, density
+from sympy.stats import Die, P, density
 
 from suji.lessons import silence
 from suji.lessons.stats import standard_error
