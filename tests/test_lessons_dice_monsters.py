@@ -101,4 +101,4 @@ def test_human_game_replays_and_refuses_illegal_attacks():
     assert game.winner is not None and max(game.wins) == 3
     assert dm.replay(5, dm.MONSTERS["gusty"], dm.MONSTERS["stoney"], moves).wins == game.wins
     with pytest.raises(ValueError):
-        dm.replay(5, dm.MONSTERS["gusty"], dm.MONSTERS["stoney"], ["0>99"])
+        dm.replay(5, dm.MONSTERS["gusty"], dm.MONSTERS["stoney"], ["0t99"])

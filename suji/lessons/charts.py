@@ -39,7 +39,7 @@ PRINT_STYLE = Style(
 def comparison_chart(
     title: str,
     labels: Sequence[str],
-    exact: Sequence[Fraction],
+    exact: Sequence[Fraction | None] | None,
     simulated: Sequence[float] | None,
     *,
     exact_label: str,
@@ -48,7 +48,10 @@ def comparison_chart(
     y_title: str = "",
     percent: bool = True,
 ) -> str:
-    """An SVG bar chart of exact values (and simulated ones beside them), with a text alternative."""
+    """An SVG bar chart of exact values (and simulated ones beside them), with a text alternative.
+
+    `exact` may be None (a simulation only) or hold None where no exact value is known.
+    """
     chart = pygal.Bar(
         style=PRINT_STYLE,
         js=[],
@@ -67,7 +70,9 @@ def comparison_chart(
         margin=12,
     )
     chart.x_labels = list(labels)
-    chart.add(exact_label, [float(v) for v in exact])
+    if exact is not None:
+        # A missing exact value (None) leaves a gap rather than a misleading bar at 0.
+        chart.add(exact_label, [None if v is None else float(v) for v in exact])
     if simulated is not None:
         chart.add(simulated_label, [float(v) for v in simulated])
     svg = chart.render(is_unicode=True)
@@ -79,13 +84,16 @@ def comparison_chart(
 def _describe(labels, exact, simulated, exact_label, simulated_label, percent) -> str:
     parts = []
     for i, label in enumerate(labels):
-        value = exact[i]
-        text = f"{label}: {exact_label} {fraction_text(value)}"
-        if percent:
-            text += f" ({percent_text(value)})"
+        value = exact[i] if exact is not None else None
+        items = []
+        if value is not None:
+            items.append(
+                f"{exact_label} {fraction_text(value)}" + (f" ({percent_text(value)})" if percent else "")
+            )
         if simulated is not None:
             sim = simulated[i]
-            text += f", {simulated_label} {percent_text(sim) if percent else f'{sim:.3g}'}"
+            items.append(f"{simulated_label} {percent_text(sim) if percent else f'{sim:.3g}'}")
+        text = f"{label}: " + ", ".join(items)
         parts.append(text)
     return "; ".join(parts)
 

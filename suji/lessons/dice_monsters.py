@@ -161,8 +161,8 @@ class Attack:
 
     @property
     def key(self) -> str:
-        """A short text form, e.g. "0.2>3": dice 0 and 2 capture die 3."""
-        return ".".join(map(str, self.using)) + ">" + str(self.target)
+        """A short text form, e.g. "0.2t3": dice 0 and 2 capture (take) die 3."""
+        return ".".join(map(str, self.using)) + "t" + str(self.target)
 
 
 @dataclass

@@ -248,7 +248,7 @@ def _chart_svg(slug: str, key: str, n: int, seed: int, lang: str) -> str:
     return comparison_chart(
         render(exp.title, {}, lang),
         [r.label_text(lang) for r in rows],
-        [r.exact if r.exact is not None else 0 for r in rows] if has_exact else [],
+        [r.exact for r in rows] if has_exact else None,
         [r.simulated or 0.0 for r in rows] if exp.simulated else None,
         exact_label=render(exp.exact_label or EXACT, {}, lang),
         simulated_label=render(SIMULATED, {"n": n}, lang),
