@@ -1,0 +1,137 @@
+"""A real browser (Playwright, Debian's chromium) answers one question per lesson, runs a simulation, plays.
+
+Screenshots go to tests/screenshots/ (git-ignored) for a human look: Japanese at 360 px, English at 1280 px.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).parent / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+pytestmark = pytest.mark.browser
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+from suji.web import create_app  # noqa: E402
+
+# One question per lesson with its answer typed the way a pupil might.
+QUESTIONS = [
+    ("nine-am", "awake", "1/2"),
+    ("dice-monsters", "d6d6", "７/１２"),
+    ("silence", "cheating", "37.5%"),
+    ("gooball", "bump", "24分の11"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread."""
+    from werkzeug.serving import make_server
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
+    app = create_app({"SECRET_KEY": "browser-test"})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser, width: int, locale: str):
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
+    return page
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), QUESTIONS)
+def test_answer_one_question_per_lesson(server, browser, slug, key, answer):
+    expect = sync_api.expect
+    for width, locale, lang in ((360, "ja-JP", "ja"), (1280, "en-GB", "en")):
+        page = new_page(browser, width, locale)
+        page.goto(f"{server}/lessons/{slug}")
+        assert page.locator("html").get_attribute("lang") == lang
+        step = page.locator(f"#step-{key}")
+        step.get_by_role("textbox").fill(answer)
+        step.get_by_role("button").click()
+        verdict = page.locator(f"#verdict-{key}")
+        expect(verdict).to_have_class("verdict correct")
+        expect(page.locator(f"#step-{key} .tick")).to_be_visible()
+        shot(page, f"lesson-{slug}-{width}-{lang}")
+        assert page.errors == []  # no CSP violation, no script error
+        page.context.close()
+
+
+def test_simulation_chart_loads_and_follows_n(server, browser):
+    page = new_page(browser, 1280, "en-GB")
+    page.goto(f"{server}/lessons/silence/experiment/totals")
+    page.locator("#n").fill("50000")
+    page.get_by_role("button", name="Simulate").click()
+    img = page.locator("figure.chart img")
+    sync_api.expect(img).to_have_attribute(
+        "src", "/lessons/silence/experiment/totals/chart.svg?n=50000&seed=1"
+    )
+    # The image really loaded (an SVG blocked or broken would have no natural width).
+    assert page.evaluate("() => document.querySelector('figure.chart img').naturalWidth") > 0
+    shot(page, "experiment-silence-totals-1280-en")
+    page.locator("#n").fill("-4")
+    page.get_by_role("button", name="Simulate").click()
+    sync_api.expect(page.get_by_role("alert")).to_contain_text("whole number from 1 to 100000")
+    page.emulate_media(media="print")
+    shot(page, "experiment-silence-totals-print")
+    assert page.errors == [] or all("400" in e for e in page.errors)
+
+
+def test_play_gooball_shows_odds_then_outcome(server, browser):
+    page = new_page(browser, 360, "ja-JP")
+    page.goto(f"{server}/lessons/gooball/play?seed=5")
+    options = page.locator("button.option")
+    assert options.count() >= 3
+    sync_api.expect(page.locator(".odds").first).to_contain_text("とどく確率")
+    shot(page, "play-gooball-before-360-ja")
+    options.first.click()
+    sync_api.expect(page.locator(".outcome-panel")).to_contain_text("グーボール 1")
+    shot(page, "play-gooball-after-360-ja")
+    assert page.errors == []
+
+
+def test_play_dice_monsters_at_desktop_width(server, browser):
+    page = new_page(browser, 1280, "en-GB")
+    page.goto(f"{server}/lessons/dice-monsters/play?seed=3&mine=gusty&theirs=stoney")
+    for _ in range(3):
+        options = page.locator("button.option")
+        if options.count() == 0:
+            break
+        options.first.click()
+        sync_api.expect(page.locator(".outcome-panel")).to_be_visible()
+    shot(page, "play-dice-monsters-1280-en")
+    page.goto(f"{server}/lessons/dice-monsters")
+    shot(page, "lesson-dice-monsters-table-1280-en")
+    assert page.errors == []
