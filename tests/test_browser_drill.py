@@ -151,6 +151,27 @@ def test_wide_screen_pages(server, browser):
     shot(page, "error-1280-en")
 
 
+def test_hints_one_step_at_a_time(server, browser):
+    if drill.hints_module() is None:
+        pytest.skip("suji.hints (the solver's hints) is not there yet")
+    page = new_page(browser, 360, "en-US")
+    page.goto(f"{server}/drill/1")
+    button = page.get_by_role("button", name="Show a hint")
+    button.click()
+    hints = page.locator("#hint-list li")
+    sync_api.expect(hints).to_have_count(1)
+    sync_api.expect(hints.first).to_contain_text("125")
+    button.click()
+    sync_api.expect(hints).to_have_count(2)
+    page.locator("#formula").fill("92+")
+    page.get_by_role("button", name="Still on track?").click()
+    sync_api.expect(page.locator("#track-answer")).to_contain_text("Still on track")
+    shot(page, "drill-hints-360-en")
+    page.locator("#formula").fill("1+")
+    page.get_by_role("button", name="Still on track?").click()
+    sync_api.expect(page.locator("#track-answer")).to_contain_text("Off track")
+
+
 def test_page_works_without_csp_violations(server, browser):
     page = new_page(browser, 800, "ja-JP")
     violations: list[str] = []

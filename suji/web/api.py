@@ -6,6 +6,8 @@ A malformed request gets status 400 and {"error": {"code", "message"}} in the pa
 
 from __future__ import annotations
 
+import threading
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -15,7 +17,8 @@ from suji.cli import dice_error_message
 from suji.dice import DiceError, Roll
 from suji.i18n import LANGUAGES, N_, translate
 from suji.scoring import check
-from suji.web.drill import current_roll, pretty_value
+from suji.web.drill import current_roll, hints_module, pretty_value, solution_for
+from suji.web.drill import solver as solver_module
 from suji.web.i18n import select_locale
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -26,6 +29,9 @@ MAX_NUMBER_DICE = 8
 MAX_OPERATOR_DICE = 6
 MAX_TARGET = 10**9
 MAX_COST_DICE = 100
+# The solver tries every formula of the roll: it answers for the standard set's size (5 + 4 dice) at most.
+SOLVER_NUMBER_DICE = 5
+SOLVER_OPERATOR_DICE = 4
 MAX_FORMULA_LENGTH = 1000  # the reader itself refuses more than 200 characters, with its own message
 
 MESSAGES = {
@@ -38,6 +44,10 @@ MESSAGES = {
     "both_targets": N_("Give either “target_dice” or “target”, not both."),
     "bad_lang": N_("“lang” must be “ja” or “en”."),
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
+    "no_solver": N_("The solver is not installed on this server."),
+    "not_level": N_("“level” must be one of {limits}."),
+    "busy": N_("The server is busy working out advice. Try again in a minute."),
+    "not_step": N_("“step” must be a whole number from 0 to {limit}."),
 }
 
 
@@ -108,16 +118,16 @@ class Request:
     def has_dice(self) -> bool:
         return any(key in self.data for key in ("number_dice", "operator_dice", "target_dice", "target"))
 
-    def roll(self) -> Roll:
-        """The roll named by target_dice (or target), number_dice and operator_dice."""
+    def roll(self, numbers: int = MAX_NUMBER_DICE, operators: int = MAX_OPERATOR_DICE) -> Roll:
+        """The roll named by target_dice (or target), number_dice and operator_dice (at most so many dice)."""
         target_dice = self.dice("target_dice", MAX_TARGET_DICE, required=False)
         target = self.data.get("target")
         if target_dice is not None and target is not None:
             raise self.error("both_targets")
         if target is not None:
             target = self.count("target", MAX_TARGET)
-        number_dice = self.dice("number_dice", MAX_NUMBER_DICE)
-        operator_dice = self.dice("operator_dice", MAX_OPERATOR_DICE)
+        number_dice = self.dice("number_dice", numbers)
+        operator_dice = self.dice("operator_dice", operators)
         try:
             return Roll.of(number_dice or (), operator_dice or (), target_dice or (), target)
         except DiceError as error:
@@ -149,3 +159,118 @@ def value() -> Response:
         {"valid": data["valid"], "value": data["value"], "display": pretty_value(result),
          "target": data["target"], "error": data["error"]}
     )  # fmt: skip
+
+
+# ---- the solver: best answers, hints and "still on track?" (only when suji.solver and suji.hints exist) ----
+
+
+def _solution(req: Request, roll: Roll) -> Any:
+    solution = solution_for(roll)
+    if solution is None:
+        raise req.error("no_solver")
+    return solution
+
+
+def _drill_roll(req: Request) -> Roll:
+    roll = current_roll()
+    if roll is None:
+        raise req.error("no_roll")
+    return roll
+
+
+@bp.post("/solve")
+def solve() -> Response:
+    """Every reachable target of a roll with its best score and one best formula: `suji solve --json`."""
+    req = Request()
+    roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
+    level = req.data.get("level")
+    if level is not None and (isinstance(level, bool) or level not in (1, 2, 3)):
+        raise req.error("not_level", limits="1, 2, 3")
+    if solver_module() is None:
+        raise req.error("no_solver")
+    from suji.cli import _solve_dict  # the very function `suji solve --json` prints
+
+    return jsonify(_solve_dict(roll, level))
+
+
+@bp.post("/hint")
+def hint() -> Response:
+    """The first `level` (1–4) hints and, for a `prefix`, "still on track?": `suji hint --json`."""
+    req = Request()
+    roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
+    level = req.data.get("level", 4)
+    if isinstance(level, bool) or level not in (1, 2, 3, 4):
+        raise req.error("not_level", limits="1, 2, 3, 4")
+    prefix = req.text("prefix") if req.data.get("prefix") is not None else None
+    module = hints_module()
+    if module is None:
+        raise req.error("no_solver")
+    solution = _solution(req, roll)
+    shown = module.hints(roll, solution)[:level]
+    track = module.on_track(prefix, roll, solution) if prefix is not None else None
+    return jsonify(
+        {"hints": [h.to_dict(req.lang) for h in shown], "track": track.to_dict(req.lang) if track else None}
+    )
+
+
+# Re-roll advice solves thousands of rolls (seconds each time): one at a time, the answers kept.
+_ADVICE_SLOT = threading.BoundedSemaphore(1)
+
+
+@lru_cache(maxsize=128)
+def _advice(roll: Roll, rerolled: int, set_faces: int) -> Any:
+    from suji.advice import advise
+
+    return advise(roll, rerolled=rerolled, set_faces=set_faces)
+
+
+@bp.post("/advise")
+def advise() -> Response:
+    """Re-roll advice: the odds and expected score of every choice, as `suji advise --json` prints."""
+    req = Request()
+    roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
+    rerolled = req.count("rerolled", MAX_COST_DICE)
+    set_faces = req.count("set_faces", MAX_COST_DICE)
+    if solver_module() is None:
+        raise req.error("no_solver")
+    if not _ADVICE_SLOT.acquire(blocking=False):
+        return error_response("busy", translate(MESSAGES["busy"], req.lang), 503)
+    try:
+        advice = _advice(roll, rerolled, set_faces)
+    except DiceError as error:
+        if error.code == "not_standard":
+            from suji.advice import ADVICE_TEXT
+
+            raise ApiError(error.code, translate(ADVICE_TEXT["not_standard"], req.lang)) from None
+        raise ApiError(error.code, dice_error_message(error, req.lang)) from None
+    finally:
+        _ADVICE_SLOT.release()
+    return jsonify(advice.to_dict(req.lang))
+
+
+@bp.post("/drill/hint")
+def drill_hint() -> Response:
+    """Hint number `step` (0 first) for the drill in the session, and whether more follow."""
+    req = Request()
+    roll = _drill_roll(req)
+    module = hints_module()
+    if module is None:
+        raise req.error("no_solver")
+    hints = module.hints(roll, _solution(req, roll))
+    step = req.data.get("step", 0)
+    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(hints):
+        raise req.error("not_step", limit=len(hints) - 1)
+    return jsonify({"hint": hints[step].message(req.lang), "step": step, "more": step + 1 < len(hints)})
+
+
+@bp.post("/drill/on-track")
+def drill_on_track() -> Response:
+    """Can the formula so far still be finished to a target with the dice left?"""
+    req = Request()
+    formula = req.text("formula")
+    roll = _drill_roll(req)
+    module = hints_module()
+    if module is None:
+        raise req.error("no_solver")
+    track = module.on_track(formula, roll, _solution(req, roll))
+    return jsonify(track.to_dict(req.lang))

@@ -61,7 +61,7 @@ def _new_roll(level: int, seed: int) -> Roll:
         if error.name != "suji.problems":
             raise
         return random_roll(seed)
-    return certified_roll(level, seed)
+    return certified_roll(level, seed).roll
 
 
 def current_state(level: int | None = None) -> dict | None:
@@ -113,7 +113,7 @@ def play(level: int) -> str:
     roll = _new_roll(level, state["seed"])
     return render_template(
         "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
-        formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD], hints=solver_has("hints"),
+        formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD], hints=hints_module() is not None,
     )  # fmt: skip
 
 
@@ -144,37 +144,35 @@ def check_formula(level: int) -> str | Response:
         session[SESSION_KEY] = state
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
-        formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
+        formula=formula, made=made, value=pretty_value(result), best=best_answer(roll),
+        solved=solution_for(roll) is not None,
         lang_next=url_for("drill.play", level=level),
     )  # fmt: skip
 
 
-def solver_has(name: str) -> bool:
-    """Whether suji.solver exists and offers `name`."""
+def hints_module() -> ModuleType | None:
+    """suji.hints (the solver's hints and "still on track?") when it exists, else None."""
+    try:
+        import suji.hints as module
+    except ModuleNotFoundError as error:
+        if error.name == "suji.hints":
+            return None
+        raise
+    return module if hasattr(module, "hints") and hasattr(module, "on_track") else None
+
+
+@lru_cache(maxsize=512)
+def solution_for(roll: Roll):  # type: ignore[no-untyped-def]
+    """The solver's answer for a roll, kept for the hints and the check page that follow (None: no solver)."""
     module = solver()
-    return module is not None and hasattr(module, name)
+    return module.solve(roll) if module is not None and hasattr(module, "solve") else None
 
 
-def best_answer(roll: Roll, level: int) -> CheckResult | None:
-    """One best-scoring formula for the roll, checked like the student's (None without the solver)."""
-    module = solver()
-    if module is None or not hasattr(module, "solve"):
-        return None
-    best = module.solve(roll)
-    formula = _formula_text(best)
-    return check(formula, roll) if formula else None
-
-
-def _formula_text(best: object) -> str | None:
-    """The formula text of whatever solve() returns (a text, an object with .formula, or a dict)."""
-    if best is None:
-        return None
-    if isinstance(best, str):
-        return best
-    if isinstance(best, dict):
-        return best.get("formula")
-    formula = getattr(best, "formula", None)
-    return formula if isinstance(formula, str) else None
+def best_answer(roll: Roll) -> CheckResult | None:
+    """One best-scoring formula for the roll, checked like the student's (None: no solver or no answer)."""
+    solution = solution_for(roll)
+    top = getattr(solution, "top", None)
+    return check(top.formula, roll) if top is not None else None
 
 
 _SQRT = re.compile(r"sqrt\((\d+)\)")
