@@ -1,0 +1,137 @@
+"""suji.dice: faces, rolls, operator spellings, seeded rolls and the target numbers (RULES.md §1 "Dice")."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from suji.dice import (
+    NUMBER_DICE_FACES,
+    OPERATOR_DICE_FACES,
+    OPERATOR_FACES,
+    DiceError,
+    Roll,
+    parse_number_face,
+    parse_operator_face,
+    random_roll,
+    readings,
+    target_numbers,
+)
+
+
+def test_dice_faces_match_the_rules():
+    assert NUMBER_DICE_FACES == {"A": (1, 2, 3, 4, 5, 6), "B": (1, 2, 3, 6, 7, 8), "C": (1, 2, 3, 4, 5, 8)}
+    assert OPERATOR_DICE_FACES == {
+        "A": ("+", "+", "−", "−", "×", "÷"),
+        "B": ("×10", "×11", "×12", "²", "²", "√"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("dice", "numbers"),
+    [
+        ((1, 2, 5), (125, 152, 215, 251, 512, 521)),  # RULES.md example
+        ((4, 4, 6), (446, 449, 464, 494, 644, 944)),  # 6 read as 9 on a target die
+        ((6, 6, 1), (166, 169, 196, 199, 616, 619, 661, 691, 916, 919, 961, 991)),
+        ((3, 3, 3), (333,)),
+    ],
+)
+def test_target_numbers(dice, numbers):
+    assert target_numbers(dice) == numbers
+
+
+def test_six_reads_as_nine_only():
+    assert readings(6) == (6, 9)
+    assert all(readings(face) == (face,) for face in (1, 2, 3, 4, 5, 7, 8))
+
+
+@pytest.mark.parametrize(
+    ("text", "face"),
+    [
+        ("+", "+"), ("＋", "+"), ("plus", "+"),
+        ("-", "−"), ("−", "−"), ("－", "−"),
+        ("*", "×"), ("x", "×"), ("×", "×"), ("＊", "×"),
+        ("/", "÷"), ("÷", "÷"), ("／", "÷"),
+        ("x10", "×10"), ("*10", "×10"), ("×10", "×10"), ("x11", "×11"), ("X12", "×12"),
+        ("^2", "²"), ("**2", "²"), ("2乗", "²"), ("²", "²"),
+        ("sqrt", "√"), ("√", "√"), ("平方根", "√"), ("ルート", "√"),
+        (" + ", "+"),
+    ],
+)  # fmt: skip
+def test_operator_spellings(text, face):
+    assert parse_operator_face(text) == face
+
+
+@pytest.mark.parametrize("text", ["", "?", "x13", "×9", "^3", "sqrt2", "0"])
+def test_unknown_operator_die(text):
+    with pytest.raises(DiceError) as info:
+        parse_operator_face(text)
+    assert info.value.code == "unknown_operator_die"
+
+
+@pytest.mark.parametrize(("value", "face"), [(1, 1), ("7", 7), ("９", 9), (" 3 ", 3), (6, 6)])
+def test_number_faces(value, face):
+    assert parse_number_face(value) == face
+
+
+@pytest.mark.parametrize("value", [0, 10, -1, "0", "12", "a", "", True, 2.5])
+def test_bad_number_faces(value):
+    with pytest.raises(DiceError) as info:
+        parse_number_face(value)
+    assert info.value.code == "unknown_number_die"
+
+
+def test_roll_of_normalises_spellings_and_makes_targets():
+    roll = Roll.of(["2", 1, "４", 1, 3], ["+", "+", "^2", "-"], target_dice=[4, 4, 6])
+    assert roll.number_dice == (2, 1, 4, 1, 3)
+    assert roll.operator_dice == ("+", "+", "²", "−")
+    assert roll.targets == (446, 449, 464, 494, 644, 944)
+    assert roll.to_dict() == {
+        "target_dice": [4, 4, 6],
+        "number_dice": [2, 1, 4, 1, 3],
+        "operator_dice": ["+", "+", "²", "−"],
+        "targets": [446, 449, 464, 494, 644, 944],
+    }
+
+
+def test_explicit_target_replaces_target_dice():
+    roll = Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)
+    assert roll.targets == (10,)
+    assert roll.to_dict()["target"] == 10
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"target": 0}, "bad_target"),
+        ({"target": True}, "bad_target"),
+        ({"target": "12"}, "bad_target"),
+        ({}, "no_target"),
+    ],
+)
+def test_bad_targets(kwargs, code):
+    with pytest.raises(DiceError) as info:
+        Roll.of([1, 2], ["+"], **kwargs)
+    assert info.value.code == code
+
+
+def test_random_roll_is_reproducible_and_standard():
+    assert random_roll(7) == random_roll(7)
+    assert random_roll("abc") == random_roll("abc")
+    rolls = {random_roll(seed) for seed in range(50)}
+    assert len(rolls) > 40  # different seeds give different rolls
+
+
+@given(st.integers())
+def test_random_roll_uses_the_standard_set(seed):
+    roll = random_roll(seed)
+    a, b, c = (NUMBER_DICE_FACES[k] for k in "ABC")
+    assert [roll.target_dice[0] in a, roll.target_dice[1] in b, roll.target_dice[2] in c] == [True] * 3
+    assert len(roll.number_dice) == 5
+    assert [face in die for face, die in zip(roll.number_dice, (a, a, b, b, c), strict=True)] == [True] * 5
+    assert len(roll.operator_dice) == 4
+    assert all(face in OPERATOR_DICE_FACES["A"] for face in roll.operator_dice[:3])
+    assert roll.operator_dice[3] in OPERATOR_DICE_FACES["B"]
+    assert set(roll.operator_dice) <= set(OPERATOR_FACES)
+    assert roll.targets == target_numbers(roll.target_dice)

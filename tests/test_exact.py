@@ -1,0 +1,124 @@
+"""suji.exact: the fast exact evaluator, checked against examples and the independent reference evaluator."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from suji_reference import face_sequences, formulas, reference_value, same_value
+
+from suji.exact import (
+    as_rational,
+    evaluate,
+    is_formula,
+    rational_value,
+    squarefree_split,
+    to_sympy,
+    value_text,
+)
+
+
+@pytest.mark.parametrize(
+    ("faces", "value"),
+    [
+        ((5,), 5),
+        ((5, "+", 1, "−", 1), 5),
+        ((2, 1, "²", "+", 4, "+", 1), 446),  # 21² is 441: ² squares only the number before it
+        ((2, "÷", 1, 1, "×11"), 2),  # (2÷11)×11, left to right
+        ((2, "÷", 1, 1, "×", 1, 1), 2),
+        ((8, "+", 2, "÷", 1, 1, "×11"), 10),
+        (("√", 9, "+", 4), 7),
+        ((3, "+", "√", 4, "²"), 7),
+        ((5, "−", 1, "²"), 4),
+        (("−", 5, "+", 8), 3),
+        (("−", 2, "²"), -4),  # the sign is not part of the squared number
+        ((2, 3, "×11"), 253),
+        ((3, 2, "×12", "÷", 4), 96),
+        ((2, "×", 3, "²", "×10"), 180),
+        ((1, "÷", 3), Fraction(1, 3)),
+    ],
+)
+def test_rational_examples(faces, value):
+    assert evaluate(faces) == rational_value(value)
+    assert as_rational(evaluate(faces)) == value
+
+
+@pytest.mark.parametrize(
+    ("faces", "text"),
+    [
+        (("√", 8), "2*sqrt(2)"),
+        (("√", 2, "+", 1), "1 + sqrt(2)"),
+        (("√", 2, "×", "√", 3), "sqrt(6)"),
+        ((1, "÷", "√", 2), "sqrt(2)/2"),
+        (("√", 1, 2, "÷", "√", 3), "2"),
+        (("√", 2, "−", "√", 8), "-sqrt(2)"),
+        (("√", 2, "−", "√", 2), "0"),
+        ((3, "÷", 9), "1/3"),
+    ],
+)
+def test_surds_and_value_text(faces, text):
+    assert value_text(evaluate(faces)) == text
+
+
+def test_value_representation():
+    assert evaluate(("√", 8)) == ((2, Fraction(2)),)
+    assert evaluate(("√", 2, "−", "√", 2)) == ()
+    assert as_rational(()) == 0
+    assert as_rational(evaluate(("√", 2))) is None
+    assert rational_value(0) == ()
+    assert to_sympy(evaluate(("√", 8, "+", 1))) == 1 + 2 * sympy.sqrt(2)
+
+
+@pytest.mark.parametrize(
+    ("n", "split"), [(1, (1, 1)), (8, (2, 2)), (12, (2, 3)), (72, (6, 2)), (30, (1, 30))]
+)
+def test_squarefree_split(n, split):
+    assert squarefree_split(n) == split
+
+
+@pytest.mark.parametrize(
+    "faces",
+    [
+        (),
+        ("+", 5),
+        (5, "+"),
+        (5, "+", "×", 3),
+        (5, "×10", 3),  # no number right after a constant die
+        (5, "×10", "×11"),
+        ("×10", 5),
+        ("²", 5),
+        (5, "²", "²"),
+        (5, "²", 3),
+        (5, "√"),
+        (5, "√", 4),
+        ("√", "√", 4),
+        ("−", "−", 5),
+        ("−",),
+        ("√",),
+    ],
+)
+def test_not_formulas(faces):
+    assert evaluate(faces) is None
+    assert not is_formula(faces)
+
+
+@settings(max_examples=300)
+@given(formulas())
+def test_evaluate_matches_the_reference(faces):
+    expected = reference_value(faces)
+    assert expected is not None
+    value = evaluate(faces)
+    assert value is not None
+    assert same_value(to_sympy(value), expected)
+    # the representation is canonical: sorted squarefree radicands, no zero coefficients
+    radicands = [r for r, _ in value]
+    assert radicands == sorted(set(radicands))
+    assert all(c != 0 and squarefree_split(r)[0] == 1 for r, c in value)
+
+
+@settings(max_examples=500)
+@given(face_sequences())
+def test_validity_matches_the_reference(faces):
+    assert is_formula(faces) == (reference_value(faces) is not None)
