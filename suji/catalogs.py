@@ -22,10 +22,10 @@ def _pybabel(*args: str) -> None:
     CommandLineInterface().run(["pybabel", "-q", *args])
 
 
-def extract() -> Path:
-    """Scan the source and templates for messages into messages.pot."""
+def extract(output: str | Path | None = None) -> Path:
+    """Scan the source and templates for messages into messages.pot (or into `output`, e.g. for a test)."""
     root = resource_dir("translations").parent
-    pot = resource_dir("translations") / "messages.pot"
+    pot = Path(output) if output is not None else resource_dir("translations") / "messages.pot"
     keywords = [arg for k in KEYWORDS for arg in ("-k", k)]
     _pybabel(
         "extract", "-F", str(root / "babel.cfg"), "--no-location", "--sort-output", "--omit-header",
