@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, permutations, product
 
 from suji.dice import (
@@ -46,6 +46,11 @@ class Die:
     face: int | str
 
     @property
+    def name(self) -> str:
+        """The face, with the kind for number dice (the same face on dice A, B and C re-rolls differently)."""
+        return f"{self.face}({self.kind})" if self.group == "number" else str(self.face)
+
+    @property
     def faces(self) -> tuple:
         return (NUMBER_DICE_FACES if self.group == "number" else OPERATOR_DICE_FACES)[self.kind]
 
@@ -65,13 +70,13 @@ class Option:
         if self.kind == "answer":
             return translate(ADVICE_TEXT["answer"], lang)
         if self.kind == "reroll":
-            return translate(ADVICE_TEXT["reroll"], lang, dice=" ".join(str(d.face) for d in self.dice))
-        return translate(ADVICE_TEXT["set"], lang, die=str(self.dice[0].face), face=str(self.face))
+            return translate(ADVICE_TEXT["reroll"], lang, dice=" ".join(d.name for d in self.dice))
+        return translate(ADVICE_TEXT["set"], lang, die=self.dice[0].name, face=str(self.face))
 
     def to_dict(self, lang: str = "en") -> dict:
         return {
             "kind": self.kind,
-            "dice": [{"group": d.group, "index": d.index, "face": d.face} for d in self.dice],
+            "dice": [{"group": d.group, "index": d.index, "kind": d.kind, "face": d.face} for d in self.dice],
             "face": self.face,
             "cost": self.cost,
             "probability": str(self.probability),
@@ -115,9 +120,9 @@ def roll_dice(roll: Roll) -> list[Die]:
     operators = _assign(roll.operator_dice, OPERATOR_KINDS, OPERATOR_DICE_FACES)
     if numbers is None or operators is None:
         raise DiceError("not_standard")
-    return [Die("number", i, k, f) for i, (k, f) in enumerate(zip(numbers, roll.number_dice, strict=True))] + [
-        Die("operator", i, k, f) for i, (k, f) in enumerate(zip(operators, roll.operator_dice, strict=True))
-    ]
+    return [
+        Die("number", i, k, f) for i, (k, f) in enumerate(zip(numbers, roll.number_dice, strict=True))
+    ] + [Die("operator", i, k, f) for i, (k, f) in enumerate(zip(operators, roll.operator_dice, strict=True))]
 
 
 def _with_faces(roll: Roll, changes: dict[Die, int | str]) -> Roll:
@@ -131,7 +136,7 @@ def _with_faces(roll: Roll, changes: dict[Die, int | str]) -> Roll:
 def best_score_function(roll: Roll) -> Callable[[Roll], int | None]:
     """A cached "best score of a roll, or None if no target" for rolls with the same targets."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def best_of(numbers: tuple, operators: tuple) -> int | None:
         top = solve(Roll(roll.target_dice, numbers, operators, roll.target)).top
         return top.score if top else None
@@ -154,7 +159,9 @@ def advise(roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int 
         return max(0, score - spent - cost) if score is not None else 0
 
     now = best_of(roll)
-    options.append(Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0))))
+    options.append(
+        Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0)))
+    )
 
     # Dice of the same kind showing the same face are interchangeable: list each choice once.
     distinct = list({(d.group, d.kind, d.face): d for d in dice}.values())
@@ -185,8 +192,15 @@ def advise(roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int 
                 continue
             score = best_of(_with_faces(roll, {die: face}))
             options.append(
-                Option("set", (die,), face, SET_FACE_COST, Fraction(int(score is not None)), Fraction(after(score, SET_FACE_COST)))
+                Option(
+                    "set",
+                    (die,),
+                    face,
+                    SET_FACE_COST,
+                    Fraction(int(score is not None)),
+                    Fraction(after(score, SET_FACE_COST)),
+                )
             )
     kind_order = {"answer": 0, "reroll": 1, "set": 2}
-    options.sort(key=lambda o: (-o.expected_score, o.cost, kind_order[o.kind]))
+    options.sort(key=lambda o: (-o.expected_score, -o.probability, o.cost, kind_order[o.kind]))
     return Advice(roll, options)

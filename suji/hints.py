@@ -13,7 +13,9 @@ from suji.solver import Best, Solution, solve
 HINT_TEXT = {
     "none": N_("No target can be made with these dice. Re-roll some dice or set a face."),
     "targets": N_("These targets can be made: {targets}."),
-    "shape": N_("The best answer makes {target} with {numbers} number dice and these operators: {operators}."),
+    "shape": N_(
+        "The best answer makes {target} with {numbers} number dice and these operators: {operators}."
+    ),
     "shape_no_ops": N_("The best answer makes {target} with {numbers} number dice and no operator."),
     "first_number": N_("The best answer starts with {first}."),
     "formula": N_("A best answer: {formula} = {target} ({score} points)."),
@@ -134,7 +136,8 @@ def on_track(prefix: str, roll: Roll, solution: Solution | None = None) -> Track
         for target, formulas in solution.formulas.items():
             finishes = [f for f in formulas if f[:n] == start]
             if finishes:
-                score, faces = max((formula_score(f), f) for f in finishes)
+                faces = max(finishes, key=formula_score)
+                score = formula_score(faces)
                 if best is None or score > best.score:
                     best = Best(target, score, faces, len(finishes))
     if not targets and first_error is not None:

@@ -15,7 +15,11 @@ from suji.solver import LEVEL_OPERATORS, Solution, solve
 
 LEVELS = (1, 2, 3)
 # Each level but the first asks for a die that needs it, so a level-3 roll always shows ² or √.
-_NEW_AT_LEVEL = {1: frozenset(), 2: LEVEL_OPERATORS[2] - LEVEL_OPERATORS[1], 3: LEVEL_OPERATORS[3] - LEVEL_OPERATORS[2]}
+_NEW_AT_LEVEL = {
+    1: frozenset(),
+    2: LEVEL_OPERATORS[2] - LEVEL_OPERATORS[1],
+    3: LEVEL_OPERATORS[3] - LEVEL_OPERATORS[2],
+}
 MAX_ATTEMPTS = 500
 
 

@@ -20,7 +20,7 @@ dice only) are solved by full enumeration instead.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations, product
@@ -61,7 +61,12 @@ class Best:
         return [str(f) for f in self.faces]
 
     def to_dict(self) -> dict:
-        return {"score": self.score, "formula": self.formula, "tokens": self.tokens, "solutions": self.solutions}
+        return {
+            "score": self.score,
+            "formula": self.formula,
+            "tokens": self.tokens,
+            "solutions": self.solutions,
+        }
 
 
 @dataclass
