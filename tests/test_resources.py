@@ -1,0 +1,111 @@
+"""suji.resources: grammar, templates and translations are found from a checkout and from an installed wheel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import suji
+from suji.resources import resource_dir
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = ("grammar", "templates", "translations")
+
+
+@pytest.mark.parametrize("name", DATA)
+def test_checkout_folders(name):
+    assert resource_dir(name) == REPO / name
+
+
+def test_unknown_folder():
+    with pytest.raises(FileNotFoundError):
+        resource_dir("no-such-folder")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """A wheel built from the checkout, as `pip install .` would build it (hatchling, no network)."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("suji-*.whl")
+    return built
+
+
+def data_files(name: str) -> set[str]:
+    folder = REPO / name
+    return {
+        str(p.relative_to(folder))
+        for p in folder.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")
+    }
+
+
+@pytest.mark.parametrize("name", DATA)
+def test_wheel_carries_the_data_folders(wheel, name):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    prefix = f"suji/_data/{name}/"
+    in_wheel = {n[len(prefix) :] for n in names if n.startswith(prefix)}
+    assert data_files(name) <= in_wheel
+
+
+def test_installed_wheel_finds_its_data(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    assert (site / "suji/_data/grammar/suji.lark").is_file()
+    assert (site / "suji/_data/translations/ja/LC_MESSAGES/messages.mo").is_file()
+    script = """
+import json, suji
+from suji.resources import resource_dir
+from suji.dice import Roll
+from suji.formula import parse
+from suji.i18n import translate
+from suji.scoring import check
+roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "^2", "-"], target_dice=[4, 4, 6])
+print(json.dumps({
+    "package": suji.__file__,
+    "folders": {name: str(resource_dir(name)) for name in ("grammar", "translations")},
+    "templates": str(resource_dir("templates")) if __import__("os").environ["HAS_TEMPLATES"] == "1" else None,
+    "faces": [str(f) for f in parse("２１２乗+4+1").faces],
+    "score": check("21²+4+1", roll, rerolled=3).score,
+    "ja": translate("Write a formula.", "ja"),
+}, ensure_ascii=False))
+"""
+    env = dict(os.environ, PYTHONPATH=str(site), HAS_TEMPLATES="1" if data_files("templates") else "0")
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    data = site / "suji" / "_data"
+    assert Path(found["package"]).parent == site / "suji"  # the wheel, not the checkout
+    assert found["folders"] == {name: str(data / name) for name in ("grammar", "translations")}
+    if found["templates"] is not None:
+        assert found["templates"] == str(data / "templates")
+    assert found["faces"] == ["2", "1", "²", "+", "4", "+", "1"]
+    assert found["score"] == 21
+    assert found["ja"] != "Write a formula." and found["ja"]
+
+
+def test_this_checkout_is_the_imported_package():
+    assert Path(suji.__file__).resolve().parent == REPO / "suji"
