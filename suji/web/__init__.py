@@ -16,6 +16,7 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 
 from suji.resources import resource_dir
+from suji.web import models
 from suji.web.extensions import babel, csrf
 from suji.web.i18n import select_locale
 
@@ -67,12 +68,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
+    models.init_app(app)  # the games' database and migrations (opened on first use)
 
     # One line per area. Others add theirs the same way (a module suji/web/<name>.py with a blueprint `bp`).
     _register(app, "suji.web.main")
     _register(app, "suji.web.drill")
     _register(app, "suji.web.api")
     _register(app, "suji.web.lessons")
+    _register(app, "suji.web.worksheets")
+    _register(app, "suji.web.games")
 
     from suji.web import errors
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 
 babel = Babel()
 csrf = CSRFProtect()
+db = SQLAlchemy()  # the games' database, bound in suji.web.models.init_app
+migrate = Migrate()

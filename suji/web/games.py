@@ -1,0 +1,639 @@
+"""Game pages: solo games, the daily puzzle and pass-and-play, kept in the database (suji.web.models).
+
+The rules are in suji.games; this blueprint stores hands, checks who may act, and turns every bad request into a
+message on the page. The server rolls every die: forms name dice by position only ("n0", "o3"), never faces
+to trust. Each action form carries the hand's version ("step"); an old or repeated request no longer matches
+and changes nothing, and two requests at once cannot both succeed (the rows' version counters).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import date, datetime
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext, lazy_gettext
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.wrappers import Response
+
+from suji import games
+from suji.advice import advise
+from suji.dice import DiceError, Roll
+from suji.games import GameError, Hand
+from suji.scoring import check
+from suji.web.errors import render_error
+from suji.web.extensions import db
+from suji.web.i18n import select_locale
+from suji.web.models import Answer, DailyEntry, Game, Player, Round, Seat, ensure_schema, token_hash
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+PLAYER_COOKIE = "suji_player"
+PLAYER_COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
+DAILY_TIMEZONE = "Asia/Tokyo"  # the calendar day of the daily puzzle (SUJI_DAILY_TZ overrides)
+MAX_FORMULA = 200
+DEFAULT_ROUNDS = 3
+ADVICE_SHOWN = 4
+LEADERBOARD_SIZE = 50
+
+STALE = lazy_gettext(
+    "That was already done (the page may have been sent twice). Here is the game as it is now."
+)
+GAME_OVER = lazy_gettext("This game is over.")
+NO_GAME = lazy_gettext("There is no such game on this device.")
+OLD_DAY = lazy_gettext("That puzzle is from another day. Here is today's puzzle.")
+ALREADY_DAILY = lazy_gettext("You have already answered today's puzzle. Come back tomorrow!")
+NICKNAME_SAVED = lazy_gettext("Your name is saved.")
+HISTORY_DELETED = lazy_gettext("Your history is deleted.")
+NOTHING_TO_DELETE = lazy_gettext("There is no history to delete.")
+
+
+# ---- the player behind the request ----
+
+
+def _rng() -> random.Random:
+    """The generator for games' dice: the system's, so nobody can predict a roll (tests may set their own)."""
+    return current_app.config.get("SUJI_GAMES_RNG") or random.SystemRandom()
+
+
+def current_player(create: bool = False) -> Player | None:
+    """The player of this browser (from the cookie); with `create`, a new anonymous player if there is none."""
+    if "suji_player" in g:
+        return g.suji_player
+    token = request.cookies.get(PLAYER_COOKIE, "")
+    player = None
+    if 20 <= len(token) <= 100:
+        player = db.session.scalar(select(Player).where(Player.token_hash == token_hash(token)))
+    if player is None and create:
+        token = secrets.token_urlsafe(32)
+        player = Player(token_hash=token_hash(token))
+        db.session.add(player)
+        db.session.flush()
+        g.suji_new_token = token
+    if player is not None or create:
+        g.suji_player = player
+    return player
+
+
+@bp.before_request
+def _schema() -> None:
+    ensure_schema()
+
+
+@bp.after_request
+def _player_cookie(response: Response) -> Response:
+    token = g.pop("suji_new_token", None)
+    if token and response.status_code < 400:
+        response.set_cookie(
+            PLAYER_COOKIE, token, max_age=PLAYER_COOKIE_MAX_AGE, httponly=True, samesite="Lax",
+            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure,
+        )  # fmt: skip
+    return response
+
+
+@bp.teardown_request
+def _rollback(error: BaseException | None) -> None:
+    if error is not None:
+        db.session.rollback()
+
+
+def lang() -> str:
+    return select_locale()
+
+
+def _fail(message: object, target: str) -> Response:
+    """Show `message` on the page at `target` (after a redirect, so a reload repeats nothing)."""
+    flash(str(message), "error")
+    return redirect(target, code=303)
+
+
+def _int(value: object) -> int | None:
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+# ---- the index: modes, history, nickname ----
+
+
+@bp.get("/")
+def index() -> str:
+    """The three ways to play, the player's nickname and their best and recent games."""
+    player = current_player()
+    best, recent = [], []
+    if player is not None:
+        best = db.session.scalars(
+            select(Game).where(Game.player_id == player.id, Game.mode == "solo", Game.status == "finished")
+            .order_by(Game.total.desc(), Game.finished_at).limit(5)
+        ).all()  # fmt: skip
+        recent = db.session.scalars(
+            select(Game)
+            .where(Game.player_id == player.id)
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(10)
+        ).all()
+    return render_template(
+        "games/index.html", player=player, best=best, recent=recent, default_targets=games.DEFAULT_TARGETS,
+        max_targets=games.MAX_TARGETS, summary=game_summary,
+    )  # fmt: skip
+
+
+@bp.post("/nickname")
+def nickname() -> Response:
+    """Set or change the player's nickname (shown on the daily leaderboard)."""
+    back = _safe_back(request.form.get("next", ""))
+    try:
+        name = games.clean_nickname(request.form.get("nickname", ""))
+    except GameError as error:
+        return _fail(error.message(lang()), back)
+    player = current_player(create=True)
+    assert player is not None
+    player.nickname = name
+    db.session.commit()
+    flash(str(NICKNAME_SAVED), "info")
+    return redirect(back, code=303)
+
+
+def _safe_back(target: str) -> str:
+    """Only pages of this blueprint are places to go back to."""
+    prefix = url_for("games.index")
+    return target if target.startswith(prefix) and "//" not in target and "\\" not in target else prefix
+
+
+@bp.get("/history/delete")
+def delete_confirm() -> str:
+    """Ask before deleting the player's history."""
+    return render_template("games/delete.html", player=current_player())
+
+
+@bp.post("/history/delete")
+def delete_history() -> Response:
+    """Delete the player, their games, daily answers and nickname, and forget the cookie."""
+    player = current_player()
+    if player is None:
+        flash(str(NOTHING_TO_DELETE), "info")
+    else:
+        db.session.delete(player)
+        db.session.commit()
+        flash(str(HISTORY_DELETED), "info")
+    response = redirect(url_for("games.index"), code=303)
+    response.delete_cookie(PLAYER_COOKIE, httponly=True, samesite="Lax")
+    return response
+
+
+# ---- solo and pass-and-play games ----
+
+
+@bp.post("/solo")
+def new_solo() -> Response:
+    """Start a solo game of N targets (5 unless chosen)."""
+    try:
+        count = games.check_count(request.form.get("targets"), 1, games.MAX_TARGETS, games.DEFAULT_TARGETS)
+    except GameError as error:
+        return _fail(error.message(lang()), url_for("games.index"))
+    player = current_player(create=True)
+    assert player is not None
+    game = Game(player=player, mode="solo", rounds_total=count)
+    game.seats.append(Seat(seat=0, name=player.nickname or ""))
+    _start_round(game, 0)
+    db.session.add(game)
+    db.session.commit()
+    return redirect(url_for("games.play", game_id=game.id), code=303)
+
+
+@bp.get("/party")
+def party_form() -> str:
+    """Names and the number of rounds for a pass-and-play game."""
+    return render_template(
+        "games/party_new.html", max_players=games.MAX_PLAYERS, max_rounds=games.MAX_TARGETS,
+        default_rounds=DEFAULT_ROUNDS, names=[""] * games.MAX_PLAYERS,
+    )  # fmt: skip
+
+
+@bp.post("/party")
+def new_party() -> Response | tuple[str, int]:
+    """Start a pass-and-play game for 2 to 6 named players."""
+    names = [str(n)[:100] for n in request.form.getlist("name")][: games.MAX_PLAYERS + 4]
+    try:
+        players = games.clean_players(names)
+        rounds = games.check_count(request.form.get("rounds"), 1, games.MAX_TARGETS, DEFAULT_ROUNDS)
+    except GameError as error:
+        flash(error.message(lang()), "error")
+        shown = (names + [""] * games.MAX_PLAYERS)[: games.MAX_PLAYERS]
+        page = render_template(
+            "games/party_new.html", max_players=games.MAX_PLAYERS, max_rounds=games.MAX_TARGETS,
+            default_rounds=DEFAULT_ROUNDS, names=shown,
+        )  # fmt: skip
+        return page, 400
+    player = current_player(create=True)
+    game = Game(player=player, mode="party", rounds_total=rounds)
+    for seat, name in enumerate(players):
+        game.seats.append(Seat(seat=seat, name=name))
+    _start_round(game, 0)
+    db.session.add(game)
+    db.session.commit()
+    return redirect(url_for("games.play", game_id=game.id), code=303)
+
+
+def _start_round(game: Game, number: int) -> None:
+    """Roll the target dice of round `number` and deal the first player's dice."""
+    rng = _rng()
+    target = games.roll_target(rng)
+    round_ = Round(number=number, target_dice=games.dice_text(target))
+    game.rounds.append(round_)
+    _deal(round_, 0, rng)
+    game.current_round, game.current_seat = number, 0
+
+
+def _deal(round_: Round, seat: int, rng: random.Random) -> Answer:
+    hand = games.deal(games.number_faces(round_.target_dice), rng)
+    answer = Answer(seat=seat)
+    answer.round = round_
+    answer.store(hand)
+    return answer
+
+
+def _own_game(game_id: int) -> Game | None:
+    """The game if it belongs to this browser's player (another player's game is as good as missing)."""
+    player = current_player()
+    game = db.session.get(Game, game_id)
+    if game is None or player is None or game.player_id != player.id:
+        return None
+    return game
+
+
+def _no_game() -> tuple[str, int] | Response:
+    return render_error(404, "no_game", gettext("Game not found"), NO_GAME)
+
+
+def current_answer(game: Game) -> Answer:
+    """The hand whose turn it is (the last one played, once the game is over)."""
+    return game.rounds[game.current_round].answers[game.current_seat]
+
+
+def score_table(game: Game) -> dict:
+    """Scores per round and seat, totals and the winners so far (a list: more than one is a tie)."""
+    seats = [s.name for s in game.seats]
+    rows = []
+    totals = [0] * len(seats)
+    for round_ in game.rounds:
+        cells: list[Answer | None] = [None] * len(seats)
+        for answer in round_.answers:
+            cells[answer.seat] = answer
+            if answer.status != games.OPEN:
+                totals[answer.seat] += answer.score
+        rows.append({"number": round_.number + 1, "target_dice": round_.target_dice, "cells": cells})
+    top = games.winners(totals)
+    return {
+        "seats": seats,
+        "rows": rows,
+        "totals": totals,
+        "winners": top,
+        "winner_names": [seats[i] for i in top],
+    }
+
+
+def game_summary(game: Game) -> dict:
+    """A line of history: the solo total and best, or the pass-and-play winners."""
+    if game.mode == "solo":
+        return {"total": game.total, "best_total": game.best_total}
+    table = score_table(game)
+    return {"winners": table["winner_names"], "top": max(table["totals"], default=0)}
+
+
+@bp.get("/<int:game_id>")
+def play(game_id: int) -> str | tuple[str, int] | Response:
+    """The game as it is: the current hand to play, or the last answer with what comes next, or the end."""
+    game = _own_game(game_id)
+    if game is None:
+        return _no_game()
+    answer = current_answer(game)
+    hand = answer.hand()
+    seat_names = [s.name for s in game.seats]
+    hands = [a.hand() for r in game.rounds for a in r.answers]
+    nxt = games.next_turn(len(game.seats), game.rounds_total, (game.current_round, game.current_seat))
+    return render_template(
+        "games/play.html", game=game, answer=answer, hand=hand, roll=hand.roll, seat_names=seat_names,
+        table=score_table(game), running_total=games.total(h for h in hands if h.status != games.OPEN),
+        next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
+        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
+        is_last=nxt is None,
+    )  # fmt: skip
+
+
+def _game_action(game_id: int, action) -> Response | tuple[str, int]:  # type: ignore[no-untyped-def]
+    """Run `action(hand) -> Hand` on the game's current hand, if the request is for that hand and still fresh."""
+    game = _own_game(game_id)
+    if game is None:
+        return _no_game()
+    page = url_for("games.play", game_id=game.id)
+    if game.finished:
+        return _fail(GAME_OVER, page)
+    answer = current_answer(game)
+    step = answer.version
+    if _int(request.form.get("turn")) != answer.id or _int(request.form.get("step")) != step:
+        return _fail(STALE, page)
+    hand = answer.hand()
+    db.session.commit()  # let other requests write while the solver works; the version is checked again below
+    try:
+        hand = action(hand)
+    except GameError as error:
+        if error.code == "invalid_formula":
+            page = url_for(
+                "games.play", game_id=game.id, formula=request.form.get("formula", "")[:MAX_FORMULA]
+            )
+        return _fail(error.message(lang()), page)
+    if answer.version != step or game.finished:
+        db.session.rollback()
+        return _fail(STALE, page)
+    answer.store(hand)
+    if not hand.is_open:
+        _after_answer(game, hand)
+    try:
+        db.session.commit()
+    except StaleDataError:
+        db.session.rollback()
+        return _fail(STALE, page)
+    return redirect(page, code=303)
+
+
+def _after_answer(game: Game, hand: Hand) -> None:
+    game.total += hand.score
+    game.best_total += hand.best_score
+    if games.next_turn(len(game.seats), game.rounds_total, (game.current_round, game.current_seat)) is None:
+        game.status = "finished"
+        game.finished_at = datetime.now()
+
+
+def _formula() -> str:
+    return request.form.get("formula", "")[:MAX_FORMULA]
+
+
+@bp.post("/<int:game_id>/reroll")
+def reroll(game_id: int) -> Response | tuple[str, int]:
+    """Re-roll the chosen dice (1 point each)."""
+    dice = request.form.getlist("die")[:20]
+    return _game_action(game_id, lambda hand: games.reroll(hand, dice, _rng()))
+
+
+@bp.post("/<int:game_id>/set")
+def set_face(game_id: int) -> Response | tuple[str, int]:
+    """Set one die to a chosen face (5 points)."""
+    die, face = request.form.get("die", "")[:10], request.form.get("face", "")[:10]
+    return _game_action(game_id, lambda hand: games.set_face(hand, die, face))
+
+
+@bp.post("/<int:game_id>/answer")
+def answer(game_id: int) -> Response | tuple[str, int]:
+    """Answer the target with a formula."""
+    formula = _formula()
+    return _game_action(game_id, lambda hand: games.answer(hand, formula)[0])
+
+
+@bp.post("/<int:game_id>/giveup")
+def give_up(game_id: int) -> Response | tuple[str, int]:
+    """Give up this target (0 points)."""
+    return _game_action(game_id, games.give_up)
+
+
+@bp.post("/<int:game_id>/next")
+def next_turn(game_id: int) -> Response | tuple[str, int]:
+    """Go on to the next player's turn or the next target, once the current one is answered."""
+    game = _own_game(game_id)
+    if game is None:
+        return _no_game()
+    page = url_for("games.play", game_id=game.id)
+    if game.finished:
+        return _fail(GAME_OVER, page)
+    answer = current_answer(game)
+    if _int(request.form.get("turn")) != answer.id or answer.status == games.OPEN:
+        return _fail(STALE, page)
+    nxt = games.next_turn(len(game.seats), game.rounds_total, (game.current_round, game.current_seat))
+    assert nxt is not None  # a game whose last turn is answered is finished
+    round_number, seat = nxt
+    if seat == 0:
+        _start_round(game, round_number)
+    else:
+        _deal(game.rounds[round_number], seat, _rng())
+        game.current_seat = seat
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        return _fail(STALE, page)
+    return redirect(page, code=303)
+
+
+@lru_cache(maxsize=256)
+def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
+    # Single-die choices only: advice over pairs of dice takes up to a minute on some rolls (see the report).
+    return tuple(advise(roll, rerolled, set_faces, max_rerolled=1).options)
+
+
+@bp.get("/<int:game_id>/advice")
+def advice(game_id: int) -> Response | tuple[str, int]:
+    """The solver's advice for the current hand (JSON): the best choices with their odds and expected scores."""
+    game = _own_game(game_id)
+    if game is None:
+        return jsonify(error=str(NO_GAME)), 404
+    answer = current_answer(game)
+    if game.finished or answer.status != games.OPEN:
+        return jsonify(error=str(GAME_OVER if game.finished else STALE)), 409
+    hand = answer.hand()
+    db.session.rollback()  # the advice takes a while: hold no database transaction meanwhile
+    try:
+        options = _advice(hand.roll, hand.rerolled, hand.set_faces)
+    except DiceError:
+        return jsonify(error=str(STALE)), 409
+    shown = [o.to_dict(lang()) for o in options[:ADVICE_SHOWN]]
+    for item, option in zip(shown, options, strict=False):
+        item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]
+        item["text"] = gettext(
+            "%(choice)s: chance of a target %(percent)s%%, expected score %(expected)s",
+            choice=item["label"], percent=item["probability_percent"], expected=item["expected_score_decimal"],
+        )  # fmt: skip
+    return jsonify(options=shown)
+
+
+def _value_of(hand: Hand) -> Response:
+    """The value of the formula so far against the server's dice, as drill.js shows it."""
+    from suji.web.drill import pretty_value
+
+    data = request.get_json(silent=True)
+    formula = data.get("formula") if isinstance(data, dict) else None
+    if not isinstance(formula, str):
+        return jsonify(valid=False, value=None, display=None, target=None, error=None)
+    result = check(formula[:MAX_FORMULA], hand.roll)
+    error = result.error.to_dict(lang()) if result.error else None
+    return jsonify(valid=result.valid, value=str(result.value) if result.value is not None else None,
+                   display=pretty_value(result), target=result.target, error=error)  # fmt: skip
+
+
+@bp.post("/<int:game_id>/value")
+def value(game_id: int) -> Response | tuple[Response, int]:
+    """The value of a formula so far with the current hand's dice (for the live display)."""
+    game = _own_game(game_id)
+    if game is None:
+        return jsonify(error={"message": str(NO_GAME)}), 404
+    return _value_of(current_answer(game).hand())
+
+
+@bp.post("/daily/value")
+def daily_value() -> Response:
+    """The value of a formula so far with the player's daily dice."""
+    day = today()
+    entry = _daily_entry(current_player(), day)
+    return _value_of(entry.hand() if entry else games.daily_hand(day))
+
+
+def _face_choices() -> dict:
+    """Every face a die can be set to, for the set-a-face form (the server checks the die has it)."""
+    return {
+        "number": sorted({f for k in ("A", "B", "C") for f in games.NUMBER_DICE_FACES[k]}),
+        "operator": list(dict.fromkeys(games.OPERATOR_DICE_FACES["A"] + games.OPERATOR_DICE_FACES["B"])),
+        "by_die": {die: [str(f) for f in games.die_faces(die)] for die in _all_dice()},
+    }
+
+
+def _all_dice() -> list[str]:
+    return [f"n{i}" for i in range(len(games.NUMBER_KINDS))] + [
+        f"o{i}" for i in range(len(games.OPERATOR_KINDS))
+    ]
+
+
+# ---- the daily puzzle ----
+
+
+def today() -> date:
+    """Today in the daily puzzle's time zone (Japan unless SUJI_DAILY_TZ says otherwise)."""
+    name = current_app.config.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
+    try:
+        zone = ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return datetime.now(zone).date()
+
+
+def _daily_entry(player: Player | None, day: date) -> DailyEntry | None:
+    if player is None:
+        return None
+    return db.session.scalar(
+        select(DailyEntry).where(DailyEntry.day == day, DailyEntry.player_id == player.id)
+    )
+
+
+def leaderboard(day: date) -> list[tuple[DailyEntry, str | None]]:
+    """The day's answers, best first (earlier answers first among equal scores), with the nicknames."""
+    rows = db.session.execute(
+        select(DailyEntry, Player.nickname).join(Player, Player.id == DailyEntry.player_id)
+        .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
+        .order_by(DailyEntry.score.desc(), DailyEntry.answered_at, DailyEntry.id).limit(LEADERBOARD_SIZE)
+    ).all()  # fmt: skip
+    return [(entry, name) for entry, name in rows]
+
+
+@bp.get("/daily")
+def daily() -> str:
+    """Today's puzzle (the same dice for everyone), the player's answer once given, and the leaderboard."""
+    day = today()
+    player = current_player()
+    entry = _daily_entry(player, day)
+    hand = entry.hand() if entry else games.daily_hand(day)
+    answered = db.session.scalar(
+        select(db.func.count())
+        .select_from(DailyEntry)
+        .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
+    )
+    return render_template(
+        "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll,
+        step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
+        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
+    )  # fmt: skip
+
+
+def _daily_action(action) -> Response:  # type: ignore[no-untyped-def]
+    """Run `action(hand, day) -> Hand` on the player's daily hand (made on the first action)."""
+    page = url_for("games.daily")
+    day = today()
+    if request.form.get("day") != day.isoformat():
+        return _fail(OLD_DAY, page)
+    step = _int(request.form.get("step"))
+    player = current_player(create=True)
+    assert player is not None
+    entry = _daily_entry(player, day)
+    if entry is None:
+        if step != 0:
+            return _fail(STALE, page)
+        hand = games.daily_hand(day)
+        entry = DailyEntry(day=day, player_id=player.id, target_dice=games.dice_text(hand.target_dice))
+        entry.store(hand)
+        db.session.add(entry)
+        try:
+            db.session.flush()
+        except IntegrityError:  # the same player's other request made it first
+            db.session.rollback()
+            return _fail(STALE, page)
+        step = entry.version
+    elif step != entry.version:
+        return _fail(ALREADY_DAILY if entry.status != games.OPEN else STALE, page)
+    if entry.status != games.OPEN:
+        return _fail(ALREADY_DAILY, page)
+    hand = entry.hand()
+    db.session.commit()  # the entry exists now; the version is checked again before the change is stored
+    try:
+        hand = action(hand, day)
+    except GameError as error:
+        if error.code == "invalid_formula":
+            page = url_for("games.daily", formula=request.form.get("formula", "")[:MAX_FORMULA])
+        return _fail(error.message(lang()), page)
+    if entry.version != step:
+        db.session.rollback()
+        return _fail(ALREADY_DAILY if entry.status != games.OPEN else STALE, page)
+    entry.store(hand)
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        return _fail(STALE, page)
+    return redirect(page, code=303)
+
+
+@bp.post("/daily/reroll")
+def daily_reroll() -> Response:
+    """Re-roll chosen dice of the daily puzzle: seeded, so the same choice gives everyone the same dice."""
+    dice = request.form.getlist("die")[:20]
+    return _daily_action(lambda hand, day: games.daily_reroll(hand, day, dice))
+
+
+@bp.post("/daily/set")
+def daily_set() -> Response:
+    """Set a die of the daily puzzle to a chosen face (5 points)."""
+    die, face = request.form.get("die", "")[:10], request.form.get("face", "")[:10]
+    return _daily_action(lambda hand, day: games.set_face(hand, die, face))
+
+
+@bp.post("/daily/answer")
+def daily_answer() -> Response:
+    """Answer the daily puzzle (once a day)."""
+    formula = _formula()
+    return _daily_action(lambda hand, day: games.answer(hand, formula)[0])
+
+
+@bp.post("/daily/giveup")
+def daily_give_up() -> Response:
+    """Give up the daily puzzle (0 points, and it counts as today's answer)."""
+    return _daily_action(lambda hand, day: games.give_up(hand))

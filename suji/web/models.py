@@ -1,0 +1,278 @@
+"""The games' database: players, games, rounds, answers and daily puzzle entries (Flask-SQLAlchemy).
+
+SQLite in the instance folder by default (WAL, a busy timeout, and every transaction taking the write lock at
+BEGIN so two writers queue instead of failing), or any SQLAlchemy URL from SUJI_DATABASE_URL (PostgreSQL when
+several app servers share one database). The schema is made by the Alembic migrations in suji/web/migrations/,
+applied automatically the first time the games need the database.
+
+Every row that a request changes carries a version number (SQLAlchemy's version counter): an update made from
+a stale copy, such as a form sent twice or two requests at once, fails instead of overwriting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from flask import Flask, current_app
+from sqlalchemy import (
+    Date,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from suji.games import Hand, dice_text, number_faces, operator_faces
+from suji.web.extensions import db, migrate
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_FILE = "suji.sqlite3"
+BUSY_TIMEOUT_MS = 15000
+_upgrade_lock = threading.Lock()
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def database_url(app: Flask) -> str:
+    """The configured URL: the app's config (tests), else SUJI_DATABASE_URL, else SQLite in the instance folder."""
+    url = app.config.get("SQLALCHEMY_DATABASE_URI") or os.environ.get("SUJI_DATABASE_URL")
+    if url:
+        # "postgresql://" means psycopg 3 here (the driver the project installs), not psycopg2.
+        if url.startswith("postgresql://") or url.startswith("postgres://"):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]
+        return url
+    return "sqlite:///" + str(Path(app.instance_path) / SQLITE_FILE)
+
+
+def init_app(app: Flask) -> None:
+    """Bind the database and the migrations to the app (nothing is opened until the games need it)."""
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    with app.app_context():
+        engine = db.engine
+        if engine.dialect.name == "sqlite":
+            _sqlite_setup(engine)
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    """WAL, a busy timeout and BEGIN IMMEDIATE on every connection of a SQLite engine.
+
+    pysqlite would start transactions itself, lazily and deferred: two requests that both read and then write
+    could then deadlock and one fail at once with "database is locked". Taking the write lock at BEGIN makes the
+    second wait (up to the busy timeout) instead; readers are never blocked in WAL mode.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection) -> None:  # type: ignore[no-untyped-def]
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def ensure_schema() -> None:
+    """Apply the migrations once per app (the first request that needs the database), so no manual step."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if app.extensions.get("suji_schema_ready"):
+        return
+    with _upgrade_lock:
+        if app.extensions.get("suji_schema_ready"):
+            return
+        from flask_migrate import upgrade
+
+        upgrade(directory=str(MIGRATIONS))
+        app.extensions["suji_schema_ready"] = True
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a player's cookie token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Player(db.Model):  # type: ignore[name-defined]
+    """An anonymous player, known by a random token in a cookie; the nickname is optional."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    nickname: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+    games = relationship("Game", back_populates="player", cascade="all, delete-orphan", passive_deletes=True)
+    daily_entries = relationship(
+        "DailyEntry", back_populates="player", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Game(db.Model):  # type: ignore[name-defined]
+    """A solo game or a pass-and-play game, owned by the player (device) that started it."""
+
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True, nullable=False
+    )
+    mode: Mapped[str] = mapped_column(String(10), nullable=False)  # "solo" or "party"
+    rounds_total: Mapped[int] = mapped_column(Integer, nullable=False)
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="playing")  # or "finished"
+    current_round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    current_seat: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    total: Mapped[int] = mapped_column(Integer, nullable=False, default=0)  # solo: the player's total
+    best_total: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+    player = relationship("Player", back_populates="games")
+    seats = relationship(
+        "Seat",
+        back_populates="game",
+        order_by="Seat.seat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    rounds = relationship(
+        "Round",
+        back_populates="game",
+        order_by="Round.number",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+
+class Seat(db.Model):  # type: ignore[name-defined]
+    """A named player at a pass-and-play table (solo games have one seat, the player)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+
+    game = relationship("Game", back_populates="seats")
+
+
+class Round(db.Model):  # type: ignore[name-defined]
+    """One target of a game: its target dice stay for every player of the round."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    number: Mapped[int] = mapped_column(Integer, nullable=False)
+    target_dice: Mapped[str] = mapped_column(String(20), nullable=False)
+
+    game = relationship("Game", back_populates="rounds")
+    answers = relationship(
+        "Answer",
+        back_populates="round",
+        order_by="Answer.seat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class _HandColumns:
+    """The columns of one player's dice for one target: the current dice, the costs and the answer."""
+
+    number_dice: Mapped[str] = mapped_column(String(40), nullable=False)
+    operator_dice: Mapped[str] = mapped_column(String(40), nullable=False)
+    rerolled: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    set_faces: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    rerolls_made: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="open")
+    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    target: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    points: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    best_points: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    best_score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    best_formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    def target_faces(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def hand(self) -> Hand:
+        """The row as the rules' Hand."""
+        return Hand(
+            target_dice=self.target_faces(),
+            number_dice=number_faces(self.number_dice),
+            operator_dice=operator_faces(self.operator_dice),
+            rerolled=self.rerolled, set_faces=self.set_faces, rerolls_made=self.rerolls_made,
+            status=self.status, formula=self.formula, target=self.target, points=self.points,
+            score=self.score, best_points=self.best_points, best_score=self.best_score,
+            best_formula=self.best_formula,
+        )  # fmt: skip
+
+    def store(self, hand: Hand) -> None:
+        """Copy a Hand's dice, costs and answer into the row."""
+        self.number_dice = dice_text(hand.number_dice)
+        self.operator_dice = dice_text(hand.operator_dice)
+        for name in ("rerolled", "set_faces", "rerolls_made", "status", "formula", "target", "points", "score",
+                     "best_points", "best_score", "best_formula"):  # fmt: skip
+            setattr(self, name, getattr(hand, name))
+        if not hand.is_open and self.answered_at is None:
+            self.answered_at = utcnow()
+
+
+class Answer(_HandColumns, db.Model):  # type: ignore[name-defined]
+    """One player's go at one round: the dice as they are now, the costs so far, then the answer."""
+
+    __tablename__ = "answers"
+    __table_args__ = (UniqueConstraint("round_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+    round = relationship("Round", back_populates="answers")
+
+    def target_faces(self) -> tuple[int, ...]:
+        return number_faces(self.round.target_dice)
+
+
+class DailyEntry(_HandColumns, db.Model):  # type: ignore[name-defined]
+    """A player's daily puzzle of one day: one per player and day (the database refuses a second)."""
+
+    __tablename__ = "daily_entries"
+    __table_args__ = (UniqueConstraint("day", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    day: Mapped[date] = mapped_column(Date, nullable=False, index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    target_dice: Mapped[str] = mapped_column(String(20), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+    player = relationship("Player", back_populates="daily_entries")
+
+    def target_faces(self) -> tuple[int, ...]:
+        return number_faces(self.target_dice)

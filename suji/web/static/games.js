@@ -1,0 +1,100 @@
+// Game pages: the cost of the chosen re-roll, the faces a chosen die can be set to, and the solver's advice.
+// Everything here only helps the player choose: the server rolls the dice and checks every move.
+(function () {
+  "use strict";
+
+  var game = document.getElementById("game");
+  if (!game) return;
+  var lang = document.documentElement.lang;
+
+  // ---- re-roll: show how many points the chosen dice cost ----
+  var rerollForm = document.getElementById("reroll-form");
+  var rerollButton = document.getElementById("reroll");
+  if (rerollForm && rerollButton) {
+    var label = rerollButton.textContent;
+    var boxes = Array.prototype.slice.call(rerollForm.querySelectorAll('input[name="die"]'));
+    var update = function () {
+      var n = boxes.filter(function (b) { return b.checked; }).length;
+      rerollButton.disabled = n === 0;
+      rerollButton.textContent = n ? label + (lang === "ja" ? "（−" + n + "点）" : " (−" + n + ")") : label;
+    };
+    boxes.forEach(function (b) { b.addEventListener("change", update); });
+    update();
+  }
+
+  // ---- set a face: only the faces the chosen die has, and not the one it shows ----
+  var dieSelect = document.getElementById("set-die");
+  var faceSelect = document.getElementById("set-face");
+  if (dieSelect && faceSelect) {
+    var showFaces = function () {
+      var option = dieSelect.options[dieSelect.selectedIndex];
+      var allowed = (option.getAttribute("data-faces") || "").split(" ");
+      var current = option.getAttribute("data-current");
+      var firstOk = null;
+      Array.prototype.forEach.call(faceSelect.options, function (o) {
+        var ok = allowed.indexOf(o.value) >= 0 && o.value !== current;
+        o.hidden = !ok;
+        o.disabled = !ok;
+        if (ok && firstOk === null) firstOk = o;
+      });
+      var selected = faceSelect.options[faceSelect.selectedIndex];
+      if ((!selected || selected.disabled) && firstOk) firstOk.selected = true;
+      Array.prototype.forEach.call(faceSelect.querySelectorAll("optgroup"), function (group) {
+        group.hidden = !group.querySelector("option:not([disabled])");
+      });
+    };
+    dieSelect.addEventListener("change", showFaces);
+    showFaces();
+  }
+
+  // ---- the solver's advice, on request (it can take a few seconds) ----
+  var advice = document.getElementById("advice");
+  var adviceButton = document.getElementById("advice-button");
+  var status = document.getElementById("advice-status");
+  var list = document.getElementById("advice-list");
+  if (advice && adviceButton) {
+    adviceButton.hidden = false;
+    adviceButton.addEventListener("click", function () {
+      adviceButton.disabled = true;
+      status.hidden = false;
+      status.textContent = status.getAttribute("data-thinking");
+      advice.classList.add("thinking");
+      list.textContent = "";
+      fetch(advice.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.json(); })
+        .then(function (data) {
+          advice.classList.remove("thinking");
+          adviceButton.disabled = false;
+          if (data.error) { status.textContent = data.error; return; }
+          status.hidden = true;
+          (data.options || []).forEach(function (option, i) {
+            var item = document.createElement("li");
+            item.textContent = option.text;
+            if (i === 0) item.className = "advice-best";
+            list.appendChild(item);
+          });
+          markAdvised(data.options && data.options[0]);
+        })
+        .catch(function () {
+          advice.classList.remove("thinking");
+          adviceButton.disabled = false;
+          status.textContent = status.getAttribute("data-failed");
+        });
+    });
+  }
+
+  // Tick the dice of the best re-roll (the player still decides), or pick the die of the best set face.
+  function markAdvised(best) {
+    if (!best) return;
+    if (best.kind === "reroll" && rerollForm) {
+      Array.prototype.forEach.call(rerollForm.querySelectorAll('input[name="die"]'), function (b) {
+        b.checked = best.dice_ids.indexOf(b.value) >= 0;
+        b.dispatchEvent(new Event("change"));
+      });
+    } else if (best.kind === "set" && dieSelect) {
+      dieSelect.value = best.dice_ids[0];
+      dieSelect.dispatchEvent(new Event("change"));
+      faceSelect.value = String(best.face);
+    }
+  }
+})();
