@@ -329,6 +329,15 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     return loadtest.run(args)
 
 
+# ---- suji worksheet --------------------------------------------------------------------------------------
+
+
+def cmd_worksheet(args: argparse.Namespace) -> int:
+    from suji.worksheets import run_cli  # imports ReportLab only for a PDF
+
+    return run_cli(args, args.lang or default_language())
+
+
 # ---- the parser ------------------------------------------------------------------------------------------
 
 Command = Callable[[argparse.Namespace], int]
@@ -410,6 +419,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=float, default=60.0, help="stop after this many seconds")
     p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
     p.set_defaults(func=cmd_loadtest)
+
+    p = sub.add_parser("worksheet", help="a printable worksheet of certified problems (pdf, html or json)")
+    p.add_argument("--count", default="10", help="problems per version (1-40)")
+    p.add_argument("--level", default="1", help="1, 2 or 3, as the drills")
+    p.add_argument("--seed", default="", help="the same seed prints the same sheet (default: a new one)")
+    add_lang_argument(p)
+    p.add_argument("--paper", default="a4", help="a4 or letter")
+    p.add_argument("--versions", default="1", help="versions with different dice (1-6)")
+    p.add_argument("--targets", default="list", help="list: print the target numbers; dice: only the target dice")
+    p.add_argument("--title", default="", help="the title (default: one in the sheet's language)")
+    p.add_argument("--no-name-line", action="store_true", help="leave out the name and date line")
+    p.add_argument("--no-key", action="store_true", help="leave out the answer key")
+    p.add_argument("--format", choices=("pdf", "html", "json"), default=None, help="default: from -o, else json")
+    p.add_argument("-o", "--output", default="-", help="the file to write (- for standard output)")
+    p.set_defaults(func=cmd_worksheet)
 
     for add in EXTRA_COMMANDS:
         add(sub)

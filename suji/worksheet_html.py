@@ -1,0 +1,57 @@
+"""The print-ready HTML of a worksheet (templates/worksheets/print.html), for the web app and `suji worksheet`.
+
+Rendered with plain Jinja and the gettext catalogs (no Flask), so the command line writes the very page the
+web app serves. On the web the stylesheet and script are linked (the site's CSP forbids inline ones); a file
+written by the command line carries its stylesheet inside, so it prints on its own.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from suji.i18n import translations
+from suji.resources import resource_dir
+from suji.worksheets import Worksheet, sheet_texts
+
+STYLESHEET = Path(__file__).resolve().parent / "web" / "static" / "worksheets.css"
+
+
+@lru_cache(maxsize=4)
+def _environment(lang: str) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(resource_dir("templates"))),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+def worksheet_html(
+    worksheet: Worksheet,
+    stylesheet_href: str | None = None,
+    script_href: str | None = None,
+    toolbar: dict[str, str] | None = None,
+) -> str:
+    """The print view of `worksheet` in its own language.
+
+    With `stylesheet_href` the page links its stylesheet, else it carries it inline. `toolbar` (links
+    "settings" and "pdf") adds a screen-only bar with a print button; it never reaches the paper.
+    """
+    lang = worksheet.settings.lang
+    template = _environment(lang).get_template("worksheets/print.html")
+    return template.render(
+        ws=worksheet,
+        s=worksheet.settings,
+        t=sheet_texts(lang),
+        lang=lang,
+        inline_css=None if stylesheet_href else STYLESHEET.read_text(encoding="utf-8"),
+        stylesheet_href=stylesheet_href,
+        script_href=script_href,
+        toolbar=toolbar,
+    )

@@ -1,0 +1,469 @@
+"""The PDF of a worksheet, drawn with ReportLab: one or more pages per version, then the answer key.
+
+Fonts are ReportLab's built-in ones, nothing to download: Helvetica for Latin text, Symbol for − and √ (not in
+Helvetica's encoding), and the Japanese CID font HeiseiKakuGo-W5 for everything else. The CID font is not
+embedded; PDF viewers use their own Japanese font, as they do for any Japanese PDF made this way.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen.canvas import Canvas
+
+from suji.worksheets import SheetProblem, Version, Worksheet, sheet_texts
+
+JAPANESE_FONT = "HeiseiKakuGo-W5"
+LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
+_SYMBOL_CHARS = frozenset("−√")  # not in Helvetica's WinAnsi encoding; the Symbol font has both
+PAPER_SIZES = {"a4": A4, "letter": LETTER}
+
+MARGIN = 14 * mm
+FOOTER = 8 * mm
+DIE = 9 * mm
+DIE_GAP = 1.8 * mm
+GROUP_GAP = 7 * mm
+BOX_GAP = 3.5 * mm
+MIN_BOX = 37 * mm  # dice, the target numbers and one line to write on
+MAX_BOX = 50 * mm  # spare space on a page goes to the writing area, up to this
+KEY_ROW = 7 * mm
+INK = (0.1, 0.16, 0.22)
+GREY = (0.42, 0.45, 0.5)
+LIGHT = (0.93, 0.94, 0.96)
+
+
+def _register_fonts() -> None:
+    if JAPANESE_FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont(JAPANESE_FONT))
+
+
+def _font_for(char: str, latin: str) -> str:
+    if char in _SYMBOL_CHARS:
+        return SYMBOL_FONT
+    try:
+        char.encode("cp1252")
+    except UnicodeEncodeError:
+        return JAPANESE_FONT
+    return latin
+
+
+def _is_narrow(char: str) -> bool:
+    """A character the Japanese font must draw that is not a full-width one (ū of Sūji, say)."""
+    return unicodedata.east_asian_width(char) not in ("W", "F")
+
+
+def _runs(text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
+    """Split `text` into (font, chunk) runs: each character in a built-in font that has it."""
+    latin = LATIN_BOLD if bold else LATIN_FONT
+    chunk, font = "", None
+    for char in text:
+        f = _font_for(char, latin)
+        # Narrow characters of the Japanese font each get a run of their own: see _advance.
+        if chunk and (f != font or (f == JAPANESE_FONT and (_is_narrow(char) or _is_narrow(chunk[-1])))):
+            yield font, chunk  # type: ignore[misc]
+            chunk = ""
+        font = f
+        chunk += char
+    if chunk:
+        yield font, chunk  # type: ignore[misc]
+
+
+def _advance(font: str, chunk: str, size: float, bold: bool) -> float:
+    """How far a run moves the pen. ReportLab gives every Japanese-font character a full em; a narrow one
+    (ū) is placed as wide as its base letter in Helvetica instead, so "Sūji" does not gape."""
+    if font == JAPANESE_FONT and len(chunk) == 1 and _is_narrow(chunk):
+        base = unicodedata.normalize("NFKD", chunk)[0]
+        latin = LATIN_BOLD if bold else LATIN_FONT
+        if _font_for(base, latin) == latin:
+            return pdfmetrics.stringWidth(base, latin, size)
+        return size * 0.55
+    return pdfmetrics.stringWidth(chunk, font, size)
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """The printed width of `text` at `size` points, font runs included."""
+    return sum(_advance(font, chunk, size, bold) for font, chunk in _runs(text, bold))
+
+
+def draw_text(
+    c: Canvas, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left"
+) -> float:
+    """Draw `text` with its baseline at y (align left, center or right of x); returns the width."""
+    width = text_width(text, size, bold)
+    if align == "center":
+        x -= width / 2
+    elif align == "right":
+        x -= width
+    for font, chunk in _runs(text, bold):
+        if bold and font == JAPANESE_FONT:
+            # The built-in Japanese font has one weight: fill and stroke the glyphs for a bold look.
+            obj = c.beginText(x, y)
+            obj.setFont(font, size)
+            obj.setTextRenderMode(2)
+            c.saveState()
+            c.setLineWidth(size * 0.035)
+            c.setStrokeColor(c._fillColorObj)
+            obj.textOut(chunk)
+            c.drawText(obj)
+            c.restoreState()
+        else:
+            c.setFont(font, size)
+            c.drawString(x, y, chunk)
+        x += _advance(font, chunk, size, bold)
+    return width
+
+
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """Break `text` into lines no wider than `width`: at spaces, or anywhere in Japanese (no spaces there)."""
+    lines: list[str] = []
+    line = ""
+    for char in text:
+        trial = line + char
+        if text_width(trial, size) <= width or not line:
+            line = trial
+            continue
+        cut = line.rfind(" ") if " " in line and not char.isspace() else -1
+        if char.isspace():
+            lines.append(line)
+            line = ""
+        elif cut > 0:
+            lines.append(line[:cut])
+            line = line[cut + 1 :] + char
+        else:
+            lines.append(line)
+            line = char
+    if line:
+        lines.append(line)
+    return lines
+
+
+def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float = DIE) -> None:
+    """A die at (x, y) (lower left): a rounded square, the face centred; 6 underlined as on real dice."""
+    c.saveState()
+    c.setLineWidth(1.1)
+    c.setStrokeColorRGB(*INK)
+    if kind == "operator":
+        c.setFillColorRGB(*LIGHT)
+    else:
+        c.setFillColorRGB(1, 1, 1)
+    c.roundRect(x, y, size, size, size * 0.18, stroke=1, fill=1)
+    c.setFillColorRGB(*INK)
+    text = str(face)
+    font_size = size * (0.58 if len(text) == 1 else 0.42)
+    # Cap height of Helvetica is about 0.72 em: this puts the digits' middle at the die's middle.
+    baseline = y + size / 2 - font_size * 0.36
+    if text == "²":
+        # "Squared": a grey box standing for the number and a raised 2, so that it never reads as the digit 2.
+        c.setStrokeColorRGB(*GREY)
+        c.setLineWidth(size * 0.05)
+        c.roundRect(x + size * 0.24, y + size * 0.24, size * 0.3, size * 0.36, size * 0.04, stroke=1, fill=0)
+        # Helvetica's ² glyph is a small raised 2 (about 0.4–0.72 em above the baseline): at one die size
+        # per em it stands at the upper right of the box, and the PDF's text says "²".
+        c.setFillColorRGB(*INK)
+        c.setFont(LATIN_BOLD, size)
+        c.drawCentredString(x + size * 0.68, y + size * 0.1, text)
+    elif text == "√":
+        # Symbol's radical hangs below the baseline; a drawn radical sign is centred and clearer.
+        c.setLineWidth(size * 0.07)
+        c.setLineJoin(1)
+        c.setLineCap(1)
+        p = c.beginPath()
+        p.moveTo(x + size * 0.2, y + size * 0.5)
+        p.lineTo(x + size * 0.32, y + size * 0.45)
+        p.lineTo(x + size * 0.45, y + size * 0.24)
+        p.lineTo(x + size * 0.6, y + size * 0.76)
+        p.lineTo(x + size * 0.82, y + size * 0.76)
+        c.drawPath(p, stroke=1, fill=0)
+        # Invisible text (render mode 3), so that copying or searching the PDF finds the face.
+        hidden = c.beginText(x + size * 0.3, baseline)
+        hidden.setTextRenderMode(3)
+        hidden.setFont(SYMBOL_FONT, font_size)
+        hidden.textOut(text)
+        c.drawText(hidden)
+    else:
+        draw_text(c, x + size / 2, baseline, text, font_size, bold=True, align="center")
+        if text in ("6", "9"):
+            c.rect(x + size * 0.36, y + size * 0.12, size * 0.28, size * 0.045, stroke=0, fill=1)
+    c.restoreState()
+
+
+def _group_width(n: int) -> float:
+    return n * DIE + (n - 1) * DIE_GAP
+
+
+@dataclass
+class _Layout:
+    width: float
+    height: float
+
+    @property
+    def inner_width(self) -> float:
+        return self.width - 2 * MARGIN
+
+
+class _Writer:
+    """Draws one worksheet page by page, keeping the page count for the footers."""
+
+    def __init__(self, worksheet: Worksheet) -> None:
+        _register_fonts()
+        self.ws = worksheet
+        self.settings = worksheet.settings
+        self.t = sheet_texts(self.settings.lang)
+        width, height = PAPER_SIZES[self.settings.paper]
+        self.layout = _Layout(width, height)
+        self.buffer = io.BytesIO()
+        # invariant: no creation date or random id, so the same settings give the very same bytes.
+        self.c = Canvas(self.buffer, pagesize=(width, height), pageCompression=1, invariant=1)
+        self.c.setTitle(worksheet.title)
+        self.c.setSubject(self.t["seed"].format(seed=self.settings.seed))
+        self.c.setCreator("suji")
+
+    # ---- pages of a sheet ----------------------------------------------------------------------------------
+
+    def _header(self, version: Version, first: bool) -> float:
+        """Title, level, version; on a version's first page also the name/date line and the instructions."""
+        c, t, lay = self.c, self.t, self.layout
+        top = lay.height - MARGIN
+        c.setFillColorRGB(*INK)
+        draw_text(c, MARGIN, top - 6 * mm, self.ws.title, 16, bold=True)
+        label = t["version"].format(version=version.label) if self.settings.versions > 1 else ""
+        if label:
+            w = text_width(label, 12, bold=True) + 6 * mm
+            c.setLineWidth(1.2)
+            c.roundRect(lay.width - MARGIN - w, top - 8 * mm, w, 9 * mm, 2 * mm)
+            draw_text(c, lay.width - MARGIN - w / 2, top - 5 * mm, label, 12, bold=True, align="center")
+        c.setFillColorRGB(*GREY)
+        draw_text(c, MARGIN, top - 12.5 * mm, t[f"level{self.settings.level}"], 10)
+        c.setFillColorRGB(*INK)
+        y = top - 16 * mm
+        if not first:
+            return y
+        if self.settings.name_line:
+            y -= 8 * mm
+            x = MARGIN
+            name_w = lay.inner_width * 0.62
+            x += draw_text(c, x, y, t["name"], 11) + 2 * mm
+            c.setLineWidth(0.8)
+            c.line(x, y - 1.2 * mm, MARGIN + name_w, y - 1.2 * mm)
+            x = MARGIN + name_w + 6 * mm
+            x += draw_text(c, x, y, t["date"], 11) + 2 * mm
+            c.line(x, y - 1.2 * mm, lay.width - MARGIN, y - 1.2 * mm)
+            y -= 3 * mm
+        instructions = (
+            t["instructions"]
+            + t["sentence_gap"]
+            + (t["instructions_dice"] if self.settings.targets == "dice" else t["instructions_nine"])
+        )
+        for line in wrap(instructions, 9.5, lay.inner_width):
+            y -= 5 * mm
+            draw_text(c, MARGIN, y, line, 9.5)
+        return y - 3 * mm
+
+    def _footer(self, version: Version, page: int, pages: int) -> None:
+        c, t = self.c, self.t
+        c.setFillColorRGB(*GREY)
+        parts = [t["seed"].format(seed=self.settings.seed)]
+        if self.settings.versions > 1:
+            parts.append(t["version"].format(version=version.label))
+        draw_text(c, MARGIN, MARGIN - 4 * mm, "   ".join(parts), 8)
+        draw_text(c, self.layout.width - MARGIN, MARGIN - 4 * mm, t["page"].format(page=page, pages=pages), 8,
+                  align="right")  # fmt: skip
+        c.setFillColorRGB(*INK)
+
+    def _problem(self, problem: SheetProblem, top: float, height: float) -> None:
+        """One problem box: number, the three groups of dice with their names, lines to write on."""
+        c, t, lay = self.c, self.t, self.layout
+        x0, y0 = MARGIN, top - height
+        c.setLineWidth(0.9)
+        c.setStrokeColorRGB(*INK)
+        c.roundRect(x0, y0, lay.inner_width, height, 3 * mm)
+        # The number, in a circle at the top left.
+        c.circle(x0 + 6.5 * mm, top - 6.5 * mm, 4 * mm)
+        draw_text(c, x0 + 6.5 * mm, top - 8.2 * mm, str(problem.number), 12, bold=True, align="center")
+        x = x0 + 14 * mm
+        label_y = top - 4.5 * mm
+        dice_y = label_y - 1.5 * mm - DIE
+        roll = problem.roll
+        groups = (
+            (t["target_dice"], roll.target_dice, "target"),
+            (t["number_dice"], roll.number_dice, "number"),
+            (t["operator_dice"], roll.operator_dice, "operator"),
+        )
+        for name, faces, kind in groups:
+            c.setFillColorRGB(*GREY)
+            draw_text(c, x, label_y, name, 7.5)
+            c.setFillColorRGB(*INK)
+            for i, face in enumerate(faces):
+                draw_die(c, x + i * (DIE + DIE_GAP), dice_y, face, kind)
+            if kind == "target" and self.settings.targets == "list":
+                # Six numbers a line (a 6 among the target dice makes up to twelve): two lines at most.
+                c.setFillColorRGB(*GREY)
+                numbers = [str(n) for n in roll.targets]
+                for row in range(0, len(numbers), 6):
+                    draw_text(
+                        c, x, dice_y - 4 * mm - row // 6 * 3.6 * mm, " ".join(numbers[row : row + 6]), 8.5
+                    )
+                c.setFillColorRGB(*INK)
+            x += _group_width(len(faces)) + GROUP_GAP
+        # The writing line: formula, = target, score. Spare height goes above it, as room for working.
+        line_y = y0 + 6 * mm
+        c.setLineWidth(0.6)
+        right = x0 + lay.inner_width - 4 * mm
+        score_w = 22 * mm
+        target_w = 24 * mm
+        fx = x0 + 4 * mm
+        fx += draw_text(c, fx, line_y + 1 * mm, t["formula"], 10) + 2 * mm
+        formula_end = right - score_w - target_w - text_width(t["score"], 10) - 10 * mm
+        c.line(fx, line_y, formula_end, line_y)
+        draw_text(c, formula_end + 1.5 * mm, line_y + 1 * mm, "=", 12)
+        c.line(formula_end + 6 * mm, line_y, formula_end + 6 * mm + target_w - 6 * mm, line_y)
+        sx = right - score_w
+        draw_text(c, sx - 2 * mm, line_y + 1 * mm, t["score"], 10, align="right")
+        c.rect(sx, line_y - 1.5 * mm, score_w, 8 * mm)
+        if height > MIN_BOX + 6 * mm:
+            # A dotted line for working, when the page leaves room.
+            c.setDash(1, 2)
+            c.setStrokeColorRGB(*GREY)
+            work_y = (dice_y - 6 * mm + line_y + 6 * mm) / 2
+            c.line(x0 + 4 * mm, work_y, right, work_y)
+            c.setDash()
+            c.setStrokeColorRGB(*INK)
+
+    def _pages_of(self, version: Version) -> tuple[list[list[SheetProblem]], float]:
+        """Split a version's problems into pages, and the box height that fills them evenly."""
+        bottom = MARGIN + FOOTER
+        first_top = self._measure_header(first=True)
+        other_top = self._measure_header(first=False)
+        per_first = max(1, int((first_top - bottom + BOX_GAP) // (MIN_BOX + BOX_GAP)))
+        per_other = max(1, int((other_top - bottom + BOX_GAP) // (MIN_BOX + BOX_GAP)))
+        problems = list(version.problems)
+        pages = [problems[:per_first]]
+        rest = problems[per_first:]
+        while rest:
+            pages.append(rest[:per_other])
+            rest = rest[per_other:]
+        # One box height for the whole version, the largest that fits every page.
+        fits = [(first_top - bottom + BOX_GAP) / per_first - BOX_GAP]
+        if len(pages) > 1:
+            fits.append((other_top - bottom + BOX_GAP) / per_other - BOX_GAP)
+        return pages, min(MAX_BOX, *fits)
+
+    def _measure_header(self, first: bool) -> float:
+        # The header's height does not depend on the version; draw it on a scratch canvas to measure.
+        scratch = Canvas(io.BytesIO(), pagesize=(self.layout.width, self.layout.height))
+        real, self.c = self.c, scratch
+        try:
+            return self._header(Version("A", "", ()), first)
+        finally:
+            self.c = real
+
+    def sheets(self) -> None:
+        for version in self.ws.versions:
+            pages, box = self._pages_of(version)
+            for number, page in enumerate(pages, start=1):
+                top = self._header(version, first=number == 1)
+                for problem in page:
+                    self._problem(problem, top, box)
+                    top -= box + BOX_GAP
+                self._footer(version, number, len(pages))
+                self.c.showPage()
+
+    # ---- the answer key ------------------------------------------------------------------------------------
+
+    def key(self) -> None:
+        c, t, lay = self.c, self.t, self.layout
+        columns = (  # (heading, x offset, align)
+            ("#", 0, "left"),
+            (t["target_dice"], 10 * mm, "left"),
+            (t["target_made"], 40 * mm, "left"),
+            (t["best_score"], 80 * mm, "right"),
+            (t["best_formula"], 86 * mm, "left"),
+            (t["solutions"], lay.inner_width, "right"),
+        )
+        bottom = MARGIN + FOOTER
+        page = 0
+        y = 0.0
+
+        def new_page() -> float:
+            nonlocal page
+            if page:
+                self._key_footer(page)
+                c.showPage()
+            page += 1
+            top = lay.height - MARGIN
+            c.setFillColorRGB(*INK)
+            draw_text(c, MARGIN, top - 6 * mm, f"{t['answer_key']} — {self.ws.title}", 14, bold=True)
+            note = t["key_note_all"] if self.settings.level == 3 else t["key_note"]
+            c.setFillColorRGB(*GREY)
+            draw_text(c, MARGIN, top - 12 * mm, t[f"level{self.settings.level}"] + "   " + note, 8.5)
+            c.setFillColorRGB(*INK)
+            return top - 18 * mm
+
+        y = new_page()
+        for version in self.ws.versions:
+            if y - 2 * KEY_ROW - 6 * mm < bottom:
+                y = new_page()
+            heading = (t["answer_key_for"].format(version=version.label) if self.settings.versions > 1
+                       else t["answer_key"])  # fmt: skip
+            y -= 6 * mm
+            draw_text(c, MARGIN, y, heading, 11, bold=True)
+            y = self._key_head(columns, y)
+            for problem in version.problems:
+                if y - KEY_ROW < bottom:
+                    y = new_page()
+                    y -= 6 * mm
+                    draw_text(c, MARGIN, y, heading, 11, bold=True)
+                    y = self._key_head(columns, y)
+                y -= KEY_ROW
+                k = problem.key
+                cells = (str(problem.number), " ".join(map(str, problem.roll.target_dice)), str(k.target),
+                         str(k.best_score), k.best_formula, str(k.solutions))  # fmt: skip
+                for (_, dx, align), cell in zip(columns, cells, strict=True):
+                    draw_text(
+                        c, MARGIN + dx, y + 2 * mm, cell, 10.5, bold=dx in (40 * mm, 80 * mm), align=align
+                    )
+                c.setStrokeColorRGB(*LIGHT)
+                c.line(MARGIN, y, lay.width - MARGIN, y)
+                c.setStrokeColorRGB(*INK)
+            y -= 4 * mm
+        self._key_footer(page)
+        c.showPage()
+
+    def _key_head(self, columns: tuple, y: float) -> float:
+        c = self.c
+        y -= KEY_ROW
+        c.setFillColorRGB(*GREY)
+        for heading, dx, align in columns:
+            draw_text(c, MARGIN + dx, y + 2 * mm, heading, 8.5, align=align)
+        c.setFillColorRGB(*INK)
+        c.setLineWidth(0.8)
+        c.line(MARGIN, y, self.layout.width - MARGIN, y)
+        return y
+
+    def _key_footer(self, page: int) -> None:
+        c = self.c
+        c.setFillColorRGB(*GREY)
+        draw_text(c, MARGIN, MARGIN - 4 * mm, self.t["seed"].format(seed=self.settings.seed), 8)
+        draw_text(c, self.layout.width - MARGIN, MARGIN - 4 * mm, self.t["answer_key"] + f" {page}", 8,
+                  align="right")  # fmt: skip
+        c.setFillColorRGB(*INK)
+
+    def finish(self) -> bytes:
+        self.c.save()
+        return self.buffer.getvalue()
+
+
+def worksheet_pdf(worksheet: Worksheet) -> bytes:
+    """The PDF of `worksheet`: its sheets, one version after another, then (when chosen) the answer key."""
+    writer = _Writer(worksheet)
+    writer.sheets()
+    if worksheet.settings.key:
+        writer.key()
+    return writer.finish()

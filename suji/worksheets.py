@@ -1,0 +1,357 @@
+"""Teacher worksheets: printable sets of certified problems, in several versions, with an answer key.
+
+A worksheet is fully determined by its settings: version k of seed S draws its certified rolls from
+``random.Random(f"{S}/v{k}")``, so printing the same settings again gives the same sheet, and the versions (for
+neighbouring desks) have different dice. Rolls whose best score is 0 (a bare number is a target) are skipped. This module builds the data and the texts; the HTML
+(suji.worksheet_html) and the PDF (suji.worksheet_pdf) only draw it. No Flask here.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
+
+from suji.dice import Roll
+from suji.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translate
+from suji.problems import LEVELS, certified_roll
+
+MIN_COUNT, MAX_COUNT = 1, 40
+MIN_VERSIONS, MAX_VERSIONS = 1, 6
+MAX_SEED_LENGTH = 40
+MAX_TITLE_LENGTH = 60
+PAPERS = ("a4", "letter")
+TARGET_MODES = ("list", "dice")  # print the six target numbers, or only the target dice
+YES_NO = ("yes", "no")
+VERSION_LABELS = "ABCDEF"  # one letter per version, printed on the sheet and in the key
+
+LEVEL_NAMES = {
+    1: N_("Level 1: + and −"),
+    2: N_("Level 2: also × ÷ ×10 ×11 ×12"),
+    3: N_("Level 3: also ² and √"),
+}
+
+# Every text printed on a sheet, by key; `sheet_texts(lang)` translates them for the HTML and the PDF alike.
+SHEET_TEXTS = {
+    "default_title": N_("Sūji de Asobo practice sheet"),
+    "name": N_("Name"),
+    "date": N_("Date"),
+    "version": N_("Version {version}"),
+    "seed": N_("Seed: {seed}"),
+    "page": N_("Page {page} of {pages}"),
+    "instructions": N_(
+        "Make one of the target numbers with the number dice and the operator dice. "
+        "You need not use every die, but more dice and harder operators score more."
+    ),
+    "instructions_dice": N_(
+        "The target numbers are the 3-digit numbers made from the three target dice in any order. "
+        "A 6 may be read as 9."
+    ),
+    "instructions_nine": N_("A 6 may be read as 9 on every die."),
+    "problem": N_("Problem {number}"),
+    "target_dice": N_("Target dice"),
+    "targets": N_("Target numbers"),
+    "number_dice": N_("Number dice"),
+    "operator_dice": N_("Operator dice"),
+    "formula": N_("Formula"),
+    "target_made": N_("Target"),
+    "score": N_("Score"),
+    "answer_key": N_("Answer key"),
+    "answer_key_for": N_("Answer key — version {version}"),
+    "key_note": N_(
+        "Best score with the operators of this level. A pupil who also uses the other dice may score more."
+    ),
+    "key_note_all": N_("Best score with every die rolled."),
+    "best_score": N_("Best score"),
+    "best_formula": N_("One best formula"),
+    "solutions": N_("Solutions"),
+    "print": N_("Print"),
+    "download_pdf": N_("Download PDF"),
+    "change_settings": N_("Change the settings"),
+}
+
+# Settings errors, shown in the page's language above the form.
+ERROR_MESSAGES = {
+    "count": N_("The number of problems must be a whole number from {low} to {high}."),
+    "versions": N_("The number of versions must be a whole number from {low} to {high}."),
+    "level": N_("The level must be 1, 2 or 3."),
+    "paper": N_("The paper must be A4 or Letter."),
+    "lang": N_("The language of the sheet must be Japanese or English."),
+    "seed": N_("The seed must be at most {high} characters, without control characters."),
+    "title": N_("The title must be at most {high} characters, without control characters."),
+    "targets": N_("Choose whether to print the target numbers or only the target dice."),
+    "yes_no": N_("Choose yes or no."),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a teacher chooses; hashable, so built worksheets can be cached by their settings."""
+
+    count: int = 10
+    level: int = 1
+    seed: str = ""
+    lang: str = DEFAULT_LANGUAGE
+    paper: str = "a4"
+    versions: int = 1
+    targets: str = "list"  # "list": print the target numbers; "dice": only the target dice
+    title: str = ""  # empty: the default title in the sheet's language
+    name_line: bool = True
+    key: bool = True
+
+    def query(self) -> dict[str, str]:
+        """The settings as GET parameters (the URL of a sheet keeps all of them)."""
+        return {
+            "count": str(self.count), "level": str(self.level), "seed": self.seed, "lang": self.lang,
+            "paper": self.paper, "versions": str(self.versions), "targets": self.targets, "title": self.title,
+            "name": "yes" if self.name_line else "no", "key": "yes" if self.key else "no",
+        }  # fmt: skip
+
+
+@dataclass
+class SettingsError:
+    """One bad setting: the field and the message (a msgid with its parameters)."""
+
+    field: str
+    message: str
+    params: dict = field(default_factory=dict)
+
+    def text(self, lang: str) -> str:
+        return translate(self.message, lang, **self.params)
+
+
+def new_seed() -> str:
+    """A fresh random seed, short enough to copy from paper (6 digits)."""
+    return f"{secrets.randbelow(900000) + 100000}"
+
+
+def _clean_text(value: str) -> str | None:
+    """`value` with outer spaces removed, or None when it holds control characters (newlines, NUL…)."""
+    text = value.strip()
+    if any(unicodedata.category(c).startswith("C") for c in text):
+        return None
+    return text
+
+
+def _whole(value: str, low: int, high: int) -> int | None:
+    text = value.strip().translate(str.maketrans("０１２３４５６７８９", "0123456789"))
+    if not text.isascii() or not text.isdigit() or len(text) > 4:
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
+
+
+def parse_settings(
+    params: Mapping[str, str], default_lang: str = DEFAULT_LANGUAGE
+) -> tuple[Settings, list[SettingsError]]:
+    """Read settings from GET parameters or CLI options (all strings); missing ones take their defaults.
+
+    Returns the settings (bad fields keep their defaults) and the list of errors, empty when all is well. An
+    empty seed stays empty: the caller picks a new one (and, on the web, puts it into the URL).
+    """
+    defaults = Settings(lang=default_lang if default_lang in LANGUAGES else DEFAULT_LANGUAGE)
+    values: dict[str, object] = {}
+    errors: list[SettingsError] = []
+
+    def get(name: str) -> str | None:
+        value = params.get(name)
+        return None if value is None else str(value)
+
+    for name, low, high in (("count", MIN_COUNT, MAX_COUNT), ("versions", MIN_VERSIONS, MAX_VERSIONS)):
+        raw = get(name)
+        if raw is not None:
+            number = _whole(raw, low, high)
+            if number is None:
+                errors.append(SettingsError(name, ERROR_MESSAGES[name], {"low": low, "high": high}))
+            else:
+                values[name] = number
+    raw = get("level")
+    if raw is not None:
+        level = _whole(raw, min(LEVELS), max(LEVELS))
+        if level is None:
+            errors.append(SettingsError("level", ERROR_MESSAGES["level"]))
+        else:
+            values["level"] = level
+    for name, choices in (("paper", PAPERS), ("lang", LANGUAGES), ("targets", TARGET_MODES)):
+        raw = get(name)
+        if raw is not None:
+            if raw.strip().lower() in choices:
+                values[name] = raw.strip().lower()
+            else:
+                errors.append(SettingsError(name, ERROR_MESSAGES[name]))
+    for name, high in (("seed", MAX_SEED_LENGTH), ("title", MAX_TITLE_LENGTH)):
+        raw = get(name)
+        if raw is not None:
+            text = _clean_text(raw)
+            if text is None or len(text) > high:
+                errors.append(SettingsError(name, ERROR_MESSAGES[name], {"high": high}))
+            else:
+                values[name] = text
+    for name, attr in (("name", "name_line"), ("key", "key")):
+        raw = get(name)
+        if raw is not None:
+            if raw.strip().lower() in YES_NO:
+                values[attr] = raw.strip().lower() == "yes"
+            else:
+                errors.append(SettingsError(name, ERROR_MESSAGES["yes_no"]))
+    return replace(defaults, **values), errors  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """The answer key of one problem: the target of the best score, that score, one formula, the count."""
+
+    target: int
+    best_score: int
+    best_formula: str
+    tokens: tuple[str, ...]
+    solutions: int
+
+
+@dataclass(frozen=True)
+class SheetProblem:
+    """One numbered problem on a sheet: its dice and its key."""
+
+    number: int
+    roll: Roll
+    key: KeyEntry
+
+    def to_dict(self) -> dict:
+        return {
+            "number": self.number,
+            "target_dice": list(self.roll.target_dice),
+            "number_dice": list(self.roll.number_dice),
+            "operator_dice": list(self.roll.operator_dice),
+            "targets": list(self.roll.targets),
+            "key": {
+                "target": self.key.target,
+                "best_score": self.key.best_score,
+                "best_formula": self.key.best_formula,
+                "tokens": list(self.key.tokens),
+                "solutions": self.key.solutions,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of the sheet (A, B, …) with its own dice."""
+
+    label: str
+    seed: str
+    problems: tuple[SheetProblem, ...]
+
+
+@dataclass(frozen=True)
+class Worksheet:
+    """A whole worksheet: the settings (with the seed filled in) and one problem list per version."""
+
+    settings: Settings
+    versions: tuple[Version, ...]
+
+    @property
+    def title(self) -> str:
+        return self.settings.title or translate(SHEET_TEXTS["default_title"], self.settings.lang)
+
+    def to_dict(self) -> dict:
+        """The JSON form: the settings, then for each version and problem the dice and the key."""
+        settings = asdict(self.settings)
+        settings["title"] = self.title
+        return {
+            "settings": settings,
+            "versions": [
+                {"label": v.label, "seed": v.seed, "problems": [p.to_dict() for p in v.problems]}
+                for v in self.versions
+            ],
+        }
+
+
+def version_seed(seed: str, index: int) -> str:
+    """The seed of version `index` (0 for A): each version rolls its own dice, all from the sheet's seed."""
+    return f"{seed}/v{index + 1}"
+
+
+@lru_cache(maxsize=128)
+def _version_problems(count: int, level: int, seed: str) -> tuple[SheetProblem, ...]:
+    # Cached: the print view, the PDF and the JSON of one sheet are often asked for one after the other.
+    rng = random.Random(seed)
+    problems: list[SheetProblem] = []
+    while len(problems) < count:
+        problem = certified_roll(level, rng)
+        top = problem.solution.top
+        assert top is not None  # certified: at least one target is reachable at this level
+        if top.score == 0:
+            # Only a bare number makes a target (236 from 2 3 6): nothing to practise, so roll again.
+            continue
+        key = KeyEntry(top.target, top.score, top.formula, tuple(top.tokens), top.solutions)
+        problems.append(SheetProblem(len(problems) + 1, problem.roll, key))
+    return tuple(problems)
+
+
+def build_worksheet(settings: Settings) -> Worksheet:
+    """Roll and solve every problem of every version (a new seed when the settings have none)."""
+    if not settings.seed:
+        settings = replace(settings, seed=new_seed())
+    versions = tuple(
+        Version(VERSION_LABELS[i], version_seed(settings.seed, i),
+                _version_problems(settings.count, settings.level, version_seed(settings.seed, i)))
+        for i in range(settings.versions)
+    )  # fmt: skip
+    return Worksheet(settings, versions)
+
+
+def sheet_texts(lang: str) -> dict[str, str]:
+    """Every fixed text of a sheet in `lang`, placeholders left in for the caller (str.format)."""
+    texts = {key: translate(msg, lang) for key, msg in SHEET_TEXTS.items()}
+    texts.update({f"level{n}": translate(msg, lang) for n, msg in LEVEL_NAMES.items()})
+    # Japanese sentences follow each other without a space.
+    texts["sentence_gap"] = "" if lang == "ja" else " "
+    return texts
+
+
+def run_cli(args: object, lang: str) -> int:
+    """`suji worksheet`: validate the options like the web form, build the sheet, write pdf, html or json."""
+    import json
+    import sys
+    from pathlib import Path
+
+    options = {
+        name: getattr(args, name)
+        for name in ("count", "level", "seed", "paper", "versions", "targets", "title")
+    }
+    options["lang"] = lang
+    options["name"] = "no" if getattr(args, "no_name_line", False) else "yes"
+    options["key"] = "no" if getattr(args, "no_key", False) else "yes"
+    settings, errors = parse_settings({k: str(v) for k, v in options.items()}, lang)
+    if errors:
+        for error in errors:
+            print(f"suji: {error.text(lang)}", file=sys.stderr)
+        return 2
+    output: str = getattr(args, "output", "-") or "-"
+    fmt = getattr(args, "format", None) or (
+        Path(output).suffix.lstrip(".").lower() if output != "-" else "json"
+    )
+    if fmt not in ("pdf", "html", "json"):
+        fmt = "json"
+    worksheet = build_worksheet(settings)
+    if fmt == "pdf":
+        from suji.worksheet_pdf import worksheet_pdf
+
+        data = worksheet_pdf(worksheet)
+    elif fmt == "html":
+        from suji.worksheet_html import worksheet_html
+
+        data = worksheet_html(worksheet).encode("utf-8")
+    else:
+        data = (json.dumps(worksheet.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(output).write_bytes(data)
+        # The seed on stderr too, for a sheet made without one: it is how to print the same sheet again.
+        print(translate(SHEET_TEXTS["seed"], lang, seed=worksheet.settings.seed), file=sys.stderr)
+    return 0
