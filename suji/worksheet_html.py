@@ -37,6 +37,7 @@ def worksheet_html(
     stylesheet_href: str | None = None,
     script_href: str | None = None,
     toolbar: dict[str, str] | None = None,
+    icon_href: str | None = None,
 ) -> str:
     """The print view of `worksheet` in its own language.
 
@@ -54,4 +55,5 @@ def worksheet_html(
         stylesheet_href=stylesheet_href,
         script_href=script_href,
         toolbar=toolbar,
+        icon_href=icon_href,
     )

@@ -192,7 +192,7 @@ def test_html_has_each_problem_page_breaks_and_no_navigation_on_paper():
     ws = build_worksheet(Settings(count=4, level=2, seed="html", versions=2, lang="en", title="Quiz <b>"))
     html = worksheet_html(ws)
     assert html.count('class="ws-problem"') == 8
-    assert html.count("<section class=\"ws-sheet") == 3  # two versions and the key
+    assert html.count('<section class="ws-sheet') == 3  # two versions and the key
     assert "Quiz &lt;b&gt;" in html and "Quiz <b>" not in html
     assert "break-after: page" in html  # the stylesheet is inside a file written for the command line
     assert "Seed: html" in html
@@ -212,10 +212,13 @@ def test_cli_json_pdf_and_html(tmp_path, capsys):
     assert data == build_worksheet(Settings(count=3, level=2, seed="cli", lang="en", versions=2)).to_dict()
     assert "Seed: cli" in capsys.readouterr().err
     pdf = tmp_path / "sheet.pdf"
-    assert main(["worksheet", "--count", "3", "--seed", "cli", "--lang", "ja", "--paper", "letter", "-o", str(pdf)]) == 0
+    args = ["worksheet", "--count", "3", "--seed", "cli", "--lang", "ja", "--paper", "letter", "-o", str(pdf)]
+    assert main(args) == 0
     assert pdf.read_bytes().startswith(b"%PDF")
     html = tmp_path / "sheet.html"
-    assert main(["worksheet", "--count", "3", "--seed", "cli", "--no-key", "-o", str(html), "--lang", "ja"]) == 0
+    assert (
+        main(["worksheet", "--count", "3", "--seed", "cli", "--no-key", "--lang", "ja", "-o", str(html)]) == 0
+    )
     text = html.read_text(encoding="utf-8")
     assert '<html lang="ja">' in text and "答え" not in text.split("<main")[1]
 

@@ -1,0 +1,126 @@
+"""Worksheet pages: the settings form, the print view, the PDF and the JSON of a sheet.
+
+Everything a sheet needs is in its URL (a GET query string), so a teacher can bookmark or share it: the same URL
+always gives the same dice. A URL without a seed is sent on to the same URL with a new one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from suji.web.i18n import select_locale
+from suji.worksheet_html import worksheet_html
+from suji.worksheets import (
+    MAX_COUNT,
+    MAX_SEED_LENGTH,
+    MAX_TITLE_LENGTH,
+    MAX_VERSIONS,
+    MIN_COUNT,
+    MIN_VERSIONS,
+    PAPERS,
+    Settings,
+    SettingsError,
+    build_worksheet,
+    parse_settings,
+)
+
+bp = Blueprint("worksheets", __name__, url_prefix="/worksheets")
+
+# The query parameters a sheet's URL may carry; anything else is ignored.
+FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key")
+
+
+def _read() -> tuple[Settings, list[SettingsError]]:
+    params = {name: request.args[name] for name in FIELDS if name in request.args}
+    return parse_settings(params, default_lang=select_locale())
+
+
+def _with_seed(endpoint: str, settings: Settings) -> Response:
+    """Redirect to `endpoint` with the settings and a new seed, so the URL names exactly this sheet."""
+    worksheet = build_worksheet(settings)  # picks the seed (and warms the cache for the next request)
+    return redirect(url_for(endpoint, **worksheet.settings.query()), code=302)
+
+
+def _form(settings: Settings, errors: list[SettingsError], status: int = 200) -> tuple[str, int]:
+    lang = select_locale()
+    return render_template(
+        "worksheets/index.html",
+        s=settings,
+        errors=[(e.field, e.text(lang)) for e in errors],
+        error_fields={e.field for e in errors},
+        ready=bool(request.args) and not errors,
+        limits={
+            "count": (MIN_COUNT, MAX_COUNT), "versions": (MIN_VERSIONS, MAX_VERSIONS),
+            "seed": MAX_SEED_LENGTH, "title": MAX_TITLE_LENGTH,
+        },
+        papers=PAPERS,
+        query=settings.query(),
+    ), status  # fmt: skip
+
+
+@bp.get("/")
+def index() -> tuple[str, int] | Response:
+    """The settings form; once submitted, also the links to the print view and the PDF of that sheet."""
+    settings, errors = _read()
+    if errors:
+        return _form(settings, errors, 400)
+    if request.args and not settings.seed:
+        return _with_seed("worksheets.index", settings)
+    return _form(settings, [])
+
+
+@bp.get("/print")
+def print_view() -> tuple[str, int] | Response:
+    """The sheet as a printable page: one sheet of paper per version, then the answer key."""
+    settings, errors = _read()
+    if errors:
+        return _form(settings, errors, 400)
+    if not settings.seed:
+        return _with_seed("worksheets.print_view", settings)
+    worksheet = build_worksheet(settings)
+    query = settings.query()
+    html = worksheet_html(
+        worksheet,
+        stylesheet_href=url_for("static", filename="worksheets.css"),
+        script_href=url_for("static", filename="worksheets.js"),
+        icon_href=url_for("static", filename="favicon.svg"),
+        toolbar={"settings": url_for("worksheets.index", **query), "pdf": url_for("worksheets.pdf", **query)},
+    )
+    return Response(html, mimetype="text/html")
+
+
+@bp.get("/sheet.pdf")
+def pdf() -> tuple[str, int] | Response:
+    """The sheet as a PDF download (ReportLab)."""
+    from suji.worksheet_pdf import worksheet_pdf  # ReportLab is imported only when a PDF is asked for
+
+    settings, errors = _read()
+    if errors:
+        return _form(settings, errors, 400)
+    if not settings.seed:
+        return _with_seed("worksheets.pdf", settings)
+    data = worksheet_pdf(build_worksheet(settings))
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{download_name(settings, "pdf")}"'
+    return response
+
+
+@bp.get("/sheet.json")
+def json() -> tuple[str, int] | Response:
+    """The sheet as JSON: for each version and problem the dice and the key (as `suji worksheet --format json`)."""
+    settings, errors = _read()
+    if errors:
+        return _form(settings, errors, 400)
+    if not settings.seed:
+        return _with_seed("worksheets.json", settings)
+    from flask import jsonify
+
+    return jsonify(build_worksheet(settings).to_dict())
+
+
+def download_name(settings: Settings, ext: str) -> str:
+    """A safe file name for a sheet: suji-worksheet-L<level>-<seed>.<ext>, the seed reduced to [A-Za-z0-9_-]."""
+    seed = re.sub(r"[^A-Za-z0-9_-]+", "-", settings.seed).strip("-")[:40] or "sheet"
+    return f"suji-worksheet-L{settings.level}-{seed}.{ext}"

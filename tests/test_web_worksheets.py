@@ -1,0 +1,156 @@
+"""Worksheet pages through the Flask test client: settings form, URL-kept settings, print view, PDF, JSON, errors."""
+
+from __future__ import annotations
+
+import io
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from suji.worksheets import Settings, build_worksheet
+
+pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
+
+QUERY = "count=4&level=2&seed=web&lang=en&paper=a4&versions=2&targets=list&title=&name=yes&key=yes"
+
+
+def get(client, url, lang="ja"):
+    return client.get(url, headers={"Accept-Language": lang})
+
+
+@pytest.mark.parametrize(("lang", "heading", "submit"), [("ja", "プリント", "プリントを作る"),
+                                                          ("en", "Worksheets", "Make the worksheet")])  # fmt: skip
+def test_settings_page_in_both_languages(client, lang, heading, submit):
+    response = get(client, "/worksheets/", lang)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert f"<h1>{heading}</h1>" in html and submit in html
+    assert 'method="get"' in html
+    for name in ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key"):
+        assert f'name="{name}"' in html
+    assert 'value="ja" checked' in html if lang == "ja" else 'value="en" checked' in html
+    assert "Your worksheet is ready" not in html  # nothing asked for yet
+
+
+def test_the_menu_links_the_worksheets(client):
+    assert 'href="/worksheets/"' in get(client, "/").get_data(as_text=True)
+
+
+def test_a_form_without_seed_is_sent_to_a_url_with_one(client):
+    response = get(client, "/worksheets/?count=3&level=1&seed=&lang=en&paper=a4&versions=1")
+    assert response.status_code == 302
+    query = parse_qs(urlsplit(response.headers["Location"]).query, keep_blank_values=True)
+    assert re.fullmatch(r"\d{6}", query["seed"][0])
+    assert query["count"] == ["3"] and query["lang"] == ["en"] and query["key"] == ["yes"]
+    page = client.get(response.headers["Location"], headers={"Accept-Language": "en"})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Your worksheet is ready" in html
+    assert query["seed"][0] in html
+    assert "/worksheets/print?" in html and "/worksheets/sheet.pdf?" in html
+
+
+def test_a_full_url_shows_the_links_and_keeps_the_values(client):
+    html = get(client, f"/worksheets/?{QUERY}", "en").get_data(as_text=True)
+    assert "Your worksheet is ready" in html
+    assert 'value="web"' in html and 'value="4"' in html
+    assert f"/worksheets/print?{QUERY.replace('&', '&amp;')}" in html
+
+
+@pytest.mark.parametrize(
+    ("query", "message_en", "message_ja"),
+    [
+        ("count=0", "from 1 to 40", "1 から 40"),
+        ("count=abc", "from 1 to 40", "1 から 40"),
+        ("versions=9", "from 1 to 6", "1 から 6"),
+        ("level=5", "1, 2 or 3", "1、2、3"),
+        ("paper=b5", "A4 or Letter", "A4 かレター"),
+        ("lang=de", "Japanese or English", "日本語か英語"),
+        ("seed=" + "x" * 41, "at most 40 characters", "40 文字以内"),
+        ("seed=a%0Ab", "at most 40 characters", "40 文字以内"),
+        ("title=" + "t" * 61, "at most 60 characters", "60 文字以内"),
+        ("key=perhaps", "yes or no", "「はい」か「いいえ」"),
+    ],
+)
+@pytest.mark.parametrize(
+    "path", ["/worksheets/", "/worksheets/print", "/worksheets/sheet.pdf", "/worksheets/sheet.json"]
+)
+def test_bad_settings_reshow_the_form_with_a_message(client, query, message_en, message_ja, path):
+    for lang, message in (("en", message_en), ("ja", message_ja)):
+        response = get(client, f"{path}?{query}", lang)
+        assert response.status_code == 400
+        assert response.mimetype == "text/html"
+        html = response.get_data(as_text=True)
+        assert 'role="alert"' in html and message in html
+        assert 'aria-invalid="true"' in html
+        assert '<form class="ws-form' in html
+
+
+def test_several_errors_at_once_and_the_typed_value_is_kept(client):
+    html = get(client, "/worksheets/?count=99&versions=0&seed=ok", "en").get_data(as_text=True)
+    assert "The number of problems" in html and "The number of versions" in html
+    assert 'value="99"' in html
+
+
+def test_print_view(client):
+    response = get(client, f"/worksheets/print?{QUERY}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert '<html lang="en">' in html  # the sheet's language, not the browser's
+    assert html.count('class="ws-problem"') == 8
+    assert html.count('<section class="ws-sheet') == 3
+    assert "Seed: web" in html and "Version B" in html
+    assert "<style" not in html and "style=" not in html and "<script>" not in html  # the site's CSP
+    assert "/static/worksheets.css" in html and "/static/worksheets.js" in html
+    assert 'class="ws-toolbar"' in html and "data-print" in html
+    assert "/worksheets/sheet.pdf?" in html
+    ws = build_worksheet(Settings(count=4, level=2, seed="web", lang="en", versions=2))
+    for version in ws.versions:
+        for p in version.problems:
+            assert f'<td class="ws-formula">{p.key.best_formula}</td>' in html
+
+
+def test_print_view_in_japanese_without_key_and_name_line(client):
+    html = get(client, "/worksheets/print?count=2&seed=j&lang=ja&key=no&name=no", "en").get_data(as_text=True)
+    assert '<html lang="ja">' in html
+    assert "すうじであそぼ 練習プリント" in html
+    assert "ws-key" not in html and "ws-name-line" not in html
+    assert "印刷する" in html
+
+
+def test_print_view_without_seed_redirects(client):
+    response = get(client, "/worksheets/print?count=2")
+    assert response.status_code == 302
+    assert urlsplit(response.headers["Location"]).path == "/worksheets/print"
+    assert "seed=" in response.headers["Location"] and "seed=&" not in response.headers["Location"]
+
+
+def test_pdf_download(client):
+    response = get(client, f"/worksheets/sheet.pdf?{QUERY}")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="suji-worksheet-L2-web.pdf"'
+    reader = pypdf.PdfReader(io.BytesIO(response.data))
+    assert len(reader.pages) == 3  # version A, version B, the key
+    assert get(client, f"/worksheets/sheet.pdf?{QUERY}").data == response.data  # the URL names the sheet
+
+
+def test_pdf_file_name_is_safe_for_any_seed(client):
+    response = get(client, '/worksheets/sheet.pdf?count=1&seed=4年"2組/../x')
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == 'attachment; filename="suji-worksheet-L1-4-2-x.pdf"'
+
+
+def test_json_matches_the_library(client):
+    response = get(client, f"/worksheets/sheet.json?{QUERY}")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data == build_worksheet(Settings(count=4, level=2, seed="web", lang="en", versions=2)).to_dict()
+    assert {"target_dice", "number_dice", "operator_dice"} <= set(data["versions"][0]["problems"][0])
+
+
+def test_unknown_parameters_are_ignored_and_csp_is_sent(client):
+    response = get(client, f"/worksheets/print?{QUERY}&evil=<script>")
+    assert response.status_code == 200
+    assert "evil" not in response.get_data(as_text=True)
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
