@@ -283,7 +283,7 @@ def check_count(value: object, low: int, high: int, default: int | None = None) 
     text = str(value).strip() if value is not None else ""
     if not text and default is not None:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise GameError("bad_count", low=low, high=high)
     return int(text)
 

@@ -124,7 +124,7 @@ def _fail(message: object, target: str) -> Response:
 
 def _int(value: object) -> int | None:
     text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 10 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
 # ---- the index: modes, history, nickname ----
@@ -262,7 +262,7 @@ def _start_round(game: Game, number: int) -> None:
 def _deal(round_: Round, seat: int, rng: random.Random) -> Answer:
     hand = games.deal(games.number_faces(round_.target_dice), rng)
     answer = Answer(seat=seat)
-    answer.round = round_
+    round_.answers.append(answer)  # (not answer.round = …: that would leave the answer out of the session)
     answer.store(hand)
     return answer
 
