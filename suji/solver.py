@@ -26,7 +26,7 @@ from fractions import Fraction
 from itertools import permutations, product
 from math import gcd, isqrt
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.exact import Face
 from suji.formula import format_faces
 from suji.scoring import formula_score
@@ -198,89 +198,125 @@ def _q_float(v: Rational) -> float:
     return v if type(v) is int else v[0] / v[1]
 
 
-StateKey = tuple[int, Rational, bool]
-
-
 class _Terms:
-    """Every term (factors joined by × ÷, constant dice after factors), by the dice it uses and its value.
+    """Every term (factors joined by × ÷, constant dice after factors): for each set of dice, the set of values.
 
-    Terms are grown a factor at a time; terms with the same dice, value and state are grown together, and their
-    faces are only spelled out (`faces`) for the few that make a target.
+    Terms are grown a factor at a time as sets of values per set of dice (so terms with the same dice and
+    value are one entry). Faces are spelled out (`terms_of`) only for the few values that make a target, by
+    working backwards from the value.
     """
 
     def __init__(self, dice: _Dice) -> None:
         bias, high = dice.bias, dice.high
-        factor_groups: list[tuple[int, dict[int, list[Faces]]]] = []
+        self.bias, self.high = bias, high
+        # factor_faces[usage][value]: the factors ([√] number [²]) with those dice and that value.
+        self.factor_faces: dict[int, dict[int, list[Faces]]] = {}
         for usage, group in _factors(dice).items():
             if not (usage + bias) & high:
-                by_value: dict[int, list[Faces]] = defaultdict(list)
+                by_value = self.factor_faces.setdefault(usage, defaultdict(list))
                 for value, faces in group:
                     by_value[value].append(faces)
-                factor_groups.append((usage, by_value))
-        consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
-        mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
-        fitting: dict[int, list[tuple[int, dict[int, list[Faces]]]]] = {}
+        factor_groups = [(u, set(by_value)) for u, by_value in self.factor_faces.items()]
+        self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
+        self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
+        fitting: dict[int, list[tuple[int, set[int]]]] = {}
 
-        # origins[state]: how the state is reached: ("f", faces) from factors, ("c", parent, face) by a constant
-        # die, ("m", parent, op, factor faces) by × or ÷ and a factor.
-        self.origins: dict[StateKey, list[tuple]] = defaultdict(list)
-        self.by_usage: dict[int, dict[Rational, list[StateKey]]] = defaultdict(lambda: defaultdict(list))
-        self._faces: dict[StateKey, list[Faces]] = {}
-        origins = self.origins
-        frontier: set[StateKey] = set()
-        for usage, by_value in factor_groups:
-            for value, faces in by_value.items():
-                key = (usage, value, True)
-                origins[key].append(("f", faces))
-                frontier.add(key)
-        while frontier:
-            grown: set[StateKey] = set()
-            for key in frontier:
-                usage, value, const_ok = key
-                self.by_usage[usage][value].append(key)
-                if const_ok:
-                    for face, k, bit in consts:
-                        if not (usage + bit + bias) & high:
-                            new = (usage + bit, _q_mul(value, k), False)
-                            origins[new].append(("c", key, face))
-                            grown.add(new)
-                for op, bit in mulops:
-                    with_op = usage + bit
-                    if (with_op + bias) & high:
-                        continue
-                    groups = fitting.get(with_op)
-                    if groups is None:
-                        groups = fitting[with_op] = [
-                            (with_op + u, g) for u, g in factor_groups if not (with_op + u + bias) & high
-                        ]
-                    for joined, by_value in groups:
-                        for f_value, f_faces in by_value.items():
-                            v = _q_mul(value, f_value) if op == TIMES else _q_div(value, f_value)
-                            new = (joined, v, True)
-                            origins[new].append(("m", key, op, f_faces))
-                            grown.add(new)
-            frontier = grown
+        # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
+        self.open: dict[int, set[Rational]] = defaultdict(set)
+        self.closed: dict[int, set[Rational]] = defaultdict(set)
+        frontier_open = {u: set(values) for u, values in factor_groups}
+        frontier_closed: dict[int, set[Rational]] = {}
+        while frontier_open or frontier_closed:
+            grown_open: dict[int, set[Rational]] = defaultdict(set)
+            grown_closed: dict[int, set[Rational]] = defaultdict(set)
+            for usage, values in frontier_open.items():
+                self.open[usage] |= values
+                for _, k, bit in self.consts:
+                    if not (usage + bit + bias) & high:
+                        grown_closed[usage + bit].update(
+                            v * k if type(v) is int else _q_mul(v, k) for v in values
+                        )
+            for usage, values in frontier_closed.items():
+                self.closed[usage] |= values
+            for frontier in (frontier_open, frontier_closed):
+                for usage, values in frontier.items():
+                    for op, bit in self.mulops:
+                        with_op = usage + bit
+                        if (with_op + bias) & high:
+                            continue
+                        groups = fitting.get(with_op)
+                        if groups is None:
+                            groups = fitting[with_op] = [
+                                (with_op + u, fv)
+                                for u, fv in factor_groups
+                                if not (with_op + u + bias) & high
+                            ]
+                        for joined, f_values in groups:
+                            target = grown_open[joined]
+                            if op == TIMES:
+                                target.update(
+                                    v * f if type(v) is int else _q_mul(v, f)
+                                    for v in values
+                                    for f in f_values
+                                )
+                            else:
+                                target.update(
+                                    (v // f if v % f == 0 else _q_div(v, f))
+                                    if type(v) is int
+                                    else _q_div(v, f)
+                                    for v in values
+                                    for f in f_values
+                                )
+            frontier_open, frontier_closed = grown_open, grown_closed
+        self.by_usage: dict[int, set[Rational]] = {
+            u: self.open.get(u, set()) | self.closed.get(u, set()) for u in set(self.open) | set(self.closed)
+        }
+        self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
 
-    def faces(self, key: StateKey) -> list[Faces]:
-        """Every term (as faces) that reaches a state."""
+    def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
+        """Every term with these dice and value that ends with a factor (open) or a constant die (closed)."""
+        key = (usage, value, is_open)
         found = self._faces.get(key)
         if found is not None:
             return found
         found = []
-        for origin in self.origins[key]:
-            if origin[0] == "f":
-                found.extend(origin[1])
-            elif origin[0] == "c":
-                found.extend(f + (origin[2],) for f in self.faces(origin[1]))
-            else:
-                _, parent, op, f_faces = origin
-                found.extend(a + (op,) + b for a in self.faces(parent) for b in f_faces)
+        if is_open:
+            found.extend(self.factor_faces.get(usage, {}).get(value, ()))
+            for op, bit in self.mulops:
+                for f_usage, by_value in self.factor_faces.items():
+                    if not self._within(f_usage + bit, usage):
+                        continue
+                    rest = usage - bit - f_usage
+                    rest_values = self.by_usage.get(rest)
+                    if not rest_values:
+                        continue
+                    for f_value, f_faces in by_value.items():
+                        parent = _q_div(value, f_value) if op == TIMES else _q_mul(value, f_value)
+                        if parent in rest_values:
+                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent) for b in f_faces)
+        else:
+            for face, k, bit in self.consts:
+                rest = usage - bit
+                if self._within(bit, usage) and rest:
+                    parent = _q_div(value, k)
+                    if parent in self.open.get(rest, ()):
+                        found.extend(f + (face,) for f in self._spell(rest, parent, True))
         self._faces[key] = found
         return found
 
+    def _within(self, part: int, whole: int) -> bool:
+        """Whether the dice of `part` are among those of `whole` (no 5-bit field of part exceeds whole's)."""
+        # Each field's top bit is free; a field that would go below zero borrows it.
+        return ((whole | self.high) - part) & self.high == self.high
+
     def terms_of(self, usage: int, value: Rational) -> list[Faces]:
-        """Every term with these dice and this value."""
-        return [f for key in self.by_usage[usage][value] for f in self.faces(key)]
+        """Every term (as faces) with these dice and this value."""
+        found = []
+        if value in self.open.get(usage, ()):
+            found.extend(self._spell(usage, value, True))
+        if value in self.closed.get(usage, ()):
+            found.extend(self._spell(usage, value, False))
+        return found
 
 
 _TERMS_CACHE: dict[tuple, _Terms] = {}
@@ -342,21 +378,36 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
         others = chosen[:last] + chosen[last + 1 :]
         last_lo = g_last[2] if s_last > 0 else -g_last[3]
         last_hi = g_last[3] if s_last > 0 else -g_last[2]
-        for combo in product(*(g[1].keys() for _, g in others)):
+        signs = [s for s, _ in others]
+        for combo in product(*(g[1] for _, g in others)):
             partial: Rational = 0
-            for (s, _), v in zip(others, combo, strict=True):
-                partial = _q_add(partial, v if s > 0 else _q_neg(v))
-            approx = _q_float(partial)
-            if approx + last_hi < low_target or approx + last_lo > high_target:
-                continue
-            for t in targets:
-                need = _q_add(t, _q_neg(partial))
-                if s_last < 0:
-                    need = _q_neg(need)
-                if need in last_values:
-                    picked = [(s, g[0], v) for (s, g), v in zip(others, combo, strict=True)]
-                    picked.append((s_last, g_last[0], need))
-                    record(picked, t)
+            for s, v in zip(signs, combo, strict=True):
+                if type(partial) is int and type(v) is int:
+                    partial = partial + v if s > 0 else partial - v
+                else:
+                    partial = _q_add(partial, v if s > 0 else _q_neg(v))
+            if type(partial) is int:
+                if partial + last_hi < low_target or partial + last_lo > high_target:
+                    continue
+                for t in targets:
+                    need = t - partial if s_last > 0 else partial - t
+                    if need in last_values:
+                        hit(others, combo, s_last, g_last, need, t)
+            else:
+                approx = _q_float(partial)
+                if approx + last_hi < low_target or approx + last_lo > high_target:
+                    continue
+                for t in targets:
+                    need = _q_add(t, _q_neg(partial))
+                    if s_last < 0:
+                        need = _q_neg(need)
+                    if need in last_values:
+                        hit(others, combo, s_last, g_last, need, t)
+
+    def hit(others: list, combo: tuple, s_last: int, g_last: tuple, need: Rational, target: int) -> None:
+        picked = [(s, g[0], v) for (s, g), v in zip(others, combo, strict=True)]
+        picked.append((s_last, g_last[0], need))
+        record(picked, target)
 
     plus, minus = dice.plus, dice.minus
 
@@ -386,7 +437,8 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
                 chosen.append((1, group))
                 search(chosen, joined, i, p + 1, q, lo + group[2], hi + group[3])
                 chosen.pop()
-            if fits_signs(p, q + 1):
+            # With no + die left for later terms, a sum already below every target stays below.
+            if fits_signs(p, q + 1) and (fits_signs(p + 1, q + 1) or hi - group[2] >= low_target):
                 chosen.append((-1, group))
                 search(chosen, joined, i, p, q + 1, lo - group[3], hi - group[2])
                 chosen.pop()
@@ -401,18 +453,43 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
 
 def is_subsequence(short: Faces, long: Faces) -> bool:
     """Whether `short` is `long` with some dice removed (the rest in the same order)."""
-    it = iter(long)
-    return all(any(x == y for y in it) for x in short)
+    if not short:
+        return True
+    i, n = 0, len(short)
+    for face in long:
+        if face == short[i]:
+            i += 1
+            if i == n:
+                return True
+    return False
+
+
+_FACE_FIELD = {face: 1 << (_FIELD * i) for i, face in enumerate([*range(10), *OPERATOR_FACES])}
+_FACE_HIGH = sum(16 << (_FIELD * i) for i in range(len(_FACE_FIELD)))
+
+
+def _dice_code(faces: Faces) -> int:
+    """The multiset of a formula's faces as one int (5 bits a face), for a quick "fewer of every face" test."""
+    return sum(_FACE_FIELD[f] for f in faces)
 
 
 def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
-    """The formulas of which no other formula in the collection (all making one value) is a subsequence."""
-    ordered = sorted(set(formulas), key=len)
-    kept = []
-    for i, f in enumerate(ordered):
-        if not any(len(g) < len(f) and is_subsequence(g, f) for g in ordered[:i]):
-            kept.append(f)
-    return kept
+    """The formulas of which no other formula in the collection (all making one value) is a subsequence.
+
+    Comparing with the irreducible shorter ones is enough: a subsequence of a shorter formula is one of the
+    longer one too.
+    """
+    kept: list[tuple[Faces, int]] = []
+    for f in sorted(set(formulas), key=len):
+        code = _dice_code(f)
+        if not any(
+            len(g) < len(f)
+            and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH
+            and is_subsequence(g, f)
+            for g, g_code in kept
+        ):
+            kept.append((f, code))
+    return [f for f, _ in kept]
 
 
 def _best(target: int, formulas: list[Faces]) -> Best:
