@@ -41,6 +41,8 @@ class Step:
     answer: Fraction
     explanation: str
     params: Mapping[str, object] = field(default_factory=dict)
+    # For an answer read from a simulation: any value from low to high (inclusive) is correct.
+    accept: tuple[Fraction, Fraction] | None = None
 
     def question_text(self, lang: str) -> str:
         """The question in `lang`."""
@@ -66,6 +68,8 @@ def check_answer(step: Step, text: object, lang: str) -> Check:
         value = parse_answer(text)
     except AnswerError as err:
         return Check(ERROR, translate(ANSWER_ERRORS[err.code], lang))
+    if step.accept is not None:
+        return _check_range(step.accept, value, str(text).strip(), lang)
     if value == step.answer:
         return Check(
             CORRECT,
@@ -83,6 +87,27 @@ def check_answer(step: Step, text: object, lang: str) -> Check:
             lang,
             value=fraction_text(value),
         ),
+        value,
+    )
+
+
+def _check_range(accept: tuple[Fraction, Fraction], value: Fraction, text: str, lang: str) -> Check:
+    """The verdict on an answer read from a simulation, where any value in `accept` is right."""
+    low, high = accept
+    if low <= value <= high:
+        return Check(
+            CORRECT,
+            translate(N_("Correct! {value} is within the range of the estimate."), lang, value=text),
+            value,
+        )
+    if high <= 1 and low <= value / 100 <= high:
+        # "71" typed for a percentage: right number, missing % sign.
+        return Check(
+            CLOSE, translate(N_("Did you mean {value}%? Type the % sign too."), lang, value=text), value
+        )
+    return Check(
+        WRONG,
+        translate(N_("Not quite: you wrote {value}. Read the explanation and try again."), lang, value=text),
         value,
     )
 
