@@ -31,6 +31,7 @@ QUESTIONS = [
     ("dice-monsters", "d6d6", "７/１２"),
     ("silence", "cheating", "37.5%"),
     ("gooball", "bump", "24分の11"),
+    ("suji", "six", "36分の11"),
 ]
 
 
@@ -134,4 +135,23 @@ def test_play_dice_monsters_at_desktop_width(server, browser):
     shot(page, "play-dice-monsters-1280-en")
     page.goto(f"{server}/lessons/dice-monsters")
     shot(page, "lesson-dice-monsters-table-1280-en")
+    assert page.errors == []
+
+
+def test_suji_estimates_on_a_phone(server, browser):
+    """The Sūji lesson's stored estimates and the re-roll experiment fit a 360 px screen, in Japanese."""
+    page = new_page(browser, 360, "ja-JP")
+    page.goto(f"{server}/lessons/suji")
+    step = page.locator("#step-reach")
+    figure = page.locator(".suji-figures tbody tr").first.locator("td").first.inner_text().split()[0]
+    step.get_by_role("textbox").fill(figure.replace(".", "．"))  # a pupil's full-width point
+    step.get_by_role("button").click()
+    sync_api.expect(page.locator("#verdict-reach")).to_have_class("verdict correct")
+    shot(page, "lesson-suji-figures-360-ja")
+    page.goto(f"{server}/lessons/suji/experiment/value?n=400&seed=2")
+    sync_api.expect(page.locator("table.outcome")).to_contain_text("すぐに答える")
+    assert page.evaluate("() => document.querySelector('figure.chart img').naturalWidth") > 0
+    # Nothing but the wide table itself may scroll sideways on a phone.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    shot(page, "experiment-suji-value-360-ja")
     assert page.errors == []

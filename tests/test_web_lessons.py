@@ -175,3 +175,56 @@ def test_answers_need_the_csrf_token(csrf_client):
         "/lessons/silence/step/even", data={"answer": "11", "csrf_token": token}, headers=EN
     )
     assert 'class="verdict correct"' in response.get_data(as_text=True)
+
+
+# ---- Sūji de Asobo in numbers (estimates from the stored, solver-checked rolls) ------------------------------
+
+
+def test_suji_lesson_is_listed_and_shows_the_stored_estimates(client):
+    html = client.get("/lessons/", headers=EN).get_data(as_text=True)
+    assert 'href="/lessons/suji"' in html and "Sūji de Asobo in numbers" in html
+    assert "needs the solver" not in html
+    for headers, title, words in ((EN, "Sūji de Asobo in numbers", "estimates from seeded random rolls"),
+                                  (JA, "数字で見る すうじであそぼ", "推定値")):  # fmt: skip
+        html = client.get("/lessons/suji", headers=headers).get_data(as_text=True)
+        assert title in html and words in html
+        assert html.count('class="answer-form"') in range(4, 7)
+        assert 'href="/lessons/suji/play"' not in html  # no game: the lesson is about the statistics
+        assert html.count("95%") >= 3 and "/ 2000" in html
+
+
+@pytest.mark.parametrize(
+    ("key", "answer", "verdict"),
+    [("six", "11/36", "correct"), ("different", "3分の2", "correct"), ("targets", "12", "correct"),
+     ("times", "0.7", "close"), ("six", "1/6", "wrong")],
+)  # fmt: skip
+def test_suji_exact_answers(client, key, answer, verdict):
+    html = client.post(f"/lessons/suji/step/{key}", data={"answer": answer}, headers=JA).get_data(
+        as_text=True
+    )
+    assert f'class="verdict {verdict}"' in html
+
+
+def test_suji_answer_read_from_the_simulation_accepts_a_range(client):
+    from suji.lessons.suji_stats import stored_figures
+
+    pct = f"{stored_figures().reach.value * 100:.0f}%"
+    html = client.post("/lessons/suji/step/reach", data={"answer": pct}, headers=EN).get_data(as_text=True)
+    assert 'class="verdict correct"' in html and "within the range of the estimate" in html
+    assert "Exact answer" not in html  # an estimate has no exact answer to show
+    html = client.post("/lessons/suji/step/reach", data={"answer": pct[:-1]}, headers=JA).get_data(
+        as_text=True
+    )
+    assert 'class="verdict close"' in html and "% の記号" in html
+
+
+def test_suji_experiments_use_the_students_n_up_to_the_stored_rolls(client):
+    html = client.get("/lessons/suji/experiment/value?n=300&seed=4", headers=EN).get_data(as_text=True)
+    assert "answer at once" in html and "300 rolls picked with seed 4 from 2000" in html
+    assert "%</td>" not in html.split("<tbody>")[1].split("</tbody>")[0]  # points, not percents
+    html = client.get("/lessons/suji/experiment/reach", headers=JA).get_data(as_text=True)
+    assert "推定値" in html and "お題" in html
+    response = client.get("/lessons/suji/experiment/reach?n=2001", headers=EN)
+    assert response.status_code == 400 and "from 1 to 2000" in response.get_data(as_text=True)
+    chart = client.get("/lessons/suji/experiment/best/chart.svg?n=500&seed=2", headers=EN)
+    assert chart.mimetype == "image/svg+xml" and b"no target" in chart.data and b"<script" not in chart.data

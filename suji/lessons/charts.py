@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -52,33 +53,58 @@ def comparison_chart(
 
     `exact` may be None (a simulation only) or hold None where no exact value is known.
     """
-    chart = pygal.Bar(
+    # Long labels (a sentence per bar) would run into each other under upright bars: lie the bars down.
+    horizontal = len(labels) <= 12 and _crowded(labels)
+    chart = (pygal.HorizontalBar if horizontal else pygal.Bar)(
         style=PRINT_STYLE,
         js=[],
         disable_xml_declaration=True,
         width=760,
         height=380,
         title=title,
-        x_title=x_title or None,
+        # Lying down, the category axis is the labels themselves; the value axis needs no title.
+        x_title=None if horizontal else x_title or None,
         y_title=y_title or None,
         legend_at_bottom=True,
         show_y_guides=True,
         truncate_label=-1,
         x_label_rotation=0 if len(labels) <= 12 else 45,
-        value_formatter=(lambda v: f"{v * 100:.1f}%") if percent else (lambda v: f"{v:.3g}"),
+        value_formatter=(lambda v: f"{v * 100:.{0 if horizontal else 1}f}%")
+        if percent
+        else (lambda v: f"{v:.3g}"),
         print_values=False,
         margin=12,
+        # pygal measures every character as narrow; wide (CJK) ones need the room it leaves out.
+        margin_left=12 + (_extra_width(labels) if horizontal else 0),
     )
-    chart.x_labels = list(labels)
+    # pygal draws the first category of a horizontal chart at the bottom: reverse so it reads top-down.
+    order = list(reversed(range(len(labels)))) if horizontal else list(range(len(labels)))
+    chart.x_labels = [labels[i] for i in order]
     if exact is not None:
         # A missing exact value (None) leaves a gap rather than a misleading bar at 0.
-        chart.add(exact_label, [None if v is None else float(v) for v in exact])
+        chart.add(exact_label, [None if exact[i] is None else float(exact[i]) for i in order])
     if simulated is not None:
-        chart.add(simulated_label, [float(v) for v in simulated])
+        chart.add(simulated_label, [float(simulated[i]) for i in order])
     svg = chart.render(is_unicode=True)
     return _with_text_alternative(
         svg, title, _describe(labels, exact, simulated, exact_label, simulated_label, percent)
     )
+
+
+def _crowded(labels: Sequence[str], plot_width: int = 700, char_width: float = 7.5) -> bool:
+    """True when some label is wider than its bar's slot, so that level labels would run into each other."""
+    if not labels:
+        return False
+    slot = plot_width / len(labels)
+    # Wide (CJK) characters take about two columns.
+    widths = [sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label) for label in labels]
+    return max(widths) * char_width > slot
+
+
+def _extra_width(labels: Sequence[str], font_size: int = 13) -> int:
+    """Pixels that the widest label's wide characters need beyond pygal's estimate."""
+    wide = [sum(unicodedata.east_asian_width(c) in "WF" for c in label) for label in labels]
+    return int(max(wide, default=0) * font_size * 0.5)
 
 
 def _describe(labels, exact, simulated, exact_label, simulated_label, percent) -> str:

@@ -132,6 +132,8 @@ def _render_lesson(
             "expected_risk": silence.expected_risk,
             "p_success": silence.p_success,
         }
+    if lesson.slug == "suji":
+        extra = {"figures": module.stored_figures(), "stored": module.stored(), "suji": module}
     html = render_template(
         "lessons/lesson.html", lesson=lesson, steps=lesson.steps(), results=results or {},
         answers=answers or {}, done=_progress().get(lesson.slug, []), **extra,
