@@ -1,0 +1,208 @@
+"""A real browser (Playwright, Debian's chromium) plays the games: a solo game with a re-roll on a phone, and a
+round of pass-and-play for two on a big screen. Screenshots go to tests/screenshots/ (git-ignored).
+
+The dice are seeded on the server for a repeatable run; the test looks them up in the database only to know a
+good answer, as a player would by thinking.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).parent / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+pytestmark = pytest.mark.browser
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+from suji import games  # noqa: E402
+from suji.web import create_app  # noqa: E402
+from suji.web.extensions import db  # noqa: E402
+from suji.web.models import Game  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread; seeded dice."""
+    from werkzeug.serving import make_server
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
+    app = create_app({"SECRET_KEY": "browser-test", "SUJI_GAMES_RNG": random.Random(11)})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser, width: int, locale: str):
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def hand_now(app, game_id: int) -> games.Hand:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        hand = game.rounds[game.current_round].answers[game.current_seat].hand()
+        db.session.remove()
+        return hand
+
+
+def game_id_of(page) -> int:
+    return int(page.url.rstrip("/").rsplit("/", 1)[1].split("?")[0])
+
+
+def answer_or_give_up(page, hand: games.Hand) -> bool:
+    """Type the solver's best formula and answer; give up when no target can be made. True if answered."""
+    points, formula = games.best_for(hand.roll)
+    if not formula:
+        page.click("#give-up")
+        return False
+    page.fill("#formula", formula)
+    sync_api.expect(page.locator("#live-value")).to_contain_text("✓")
+    page.click("#answer")
+    return True
+
+
+def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
+    app, base = served
+    expect = sync_api.expect
+    page, errors = new_page(browser, 360, "ja-JP")
+    page.goto(f"{base}/games/")
+    expect(page.locator("h1")).to_have_text("ゲーム")
+    shot(page, "games-index-360-ja")
+    page.select_option("#targets", "2")
+    page.click("#start-solo")
+    expect(page.locator("#progress")).to_have_text("お題 1 / 2")
+    game_id = game_id_of(page)
+    before = hand_now(app, game_id)
+
+    # Re-roll two dice: the button shows the cost, the server the new dice and the points spent.
+    page.locator('label.pick:has(input[value="n0"])').click()
+    page.locator('label.pick:has(input[value="o1"])').click()
+    expect(page.locator("#reroll")).to_contain_text("−2点")
+    shot(page, "games-solo-360-ja")
+    page.click("#reroll")
+    expect(page.locator("#cost-line")).to_contain_text("−2点")
+    after = hand_now(app, game_id)
+    assert after.rerolled == 2 and after.number_dice[1:] == before.number_dice[1:]
+    numbers = page.locator("#drill button.die-number")
+    expect(numbers).to_have_count(5)
+    assert [numbers.nth(i).get_attribute("data-face") for i in range(5)] == [
+        str(f) for f in after.number_dice
+    ]
+
+    # The solver's advice on request: a thinking state, then the choices.
+    page.click("#advice-button")
+    expect(page.locator("#advice-list li").first).to_be_visible(timeout=60_000)
+    expect(page.locator("#advice-list li.advice-best")).to_contain_text("とれそうな点")
+
+    answered = answer_or_give_up(page, after)
+    expect(page.locator("#score")).to_be_visible()
+    first = hand_now(app, game_id)
+    assert first.status != games.OPEN and first.rerolled == 2
+    if answered:
+        assert first.score == max(0, first.points - 2)
+    expect(page.locator("#running-total")).to_have_text(f"合計: {first.score}点")
+    shot(page, "games-solo-result-360-ja")
+
+    page.click("#next")
+    expect(page.locator("#progress")).to_have_text("お題 2 / 2")
+    answer_or_give_up(page, hand_now(app, game_id))
+    expect(page.locator("#final-total")).to_be_visible()
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        total, best = game.total, game.best_total
+        db.session.remove()
+    expect(page.locator("#final-total")).to_have_text(f"あなたの合計: {total}点")
+    expect(page.locator("#final-best")).to_have_text(f"同じサイコロでいちばん良い合計: {best}点")
+    shot(page, "games-solo-final-360-ja")
+
+    page.click("#games-home")
+    expect(page.locator("#best-games li")).to_have_count(1)
+    assert errors == []
+
+
+def test_two_players_play_a_round_on_a_big_screen(served, browser):
+    app, base = served
+    expect = sync_api.expect
+    page, errors = new_page(browser, 1280, "en-US")
+    page.goto(f"{base}/games/party")
+    page.fill("#name-1", "Aki")
+    page.fill("#name-2", "Ben")
+    page.select_option("#rounds", "1")
+    shot(page, "games-party-new-1280-en")
+    page.click("#start-party")
+    expect(page.locator("#whose-turn")).to_have_text("Aki's turn")
+    game_id = game_id_of(page)
+    aki = hand_now(app, game_id)
+    shot(page, "games-party-1280-en")
+
+    answer_or_give_up(page, aki)
+    expect(page.locator("#next")).to_have_text("Pass the device to Ben")
+    page.click("#next")
+    expect(page.locator("#whose-turn")).to_have_text("Ben's turn")
+    ben = hand_now(app, game_id)
+    assert ben.target_dice == aki.target_dice  # the target stays for the round
+    page.click("#give-up")
+
+    expect(page.locator("#winner")).to_be_visible()
+    with app.app_context():
+        scores = [a.score for a in db.session.get(Game, game_id).rounds[0].answers]
+        db.session.remove()
+    totals = page.locator("#score-table tfoot td")
+    expect(totals).to_have_text([str(s) for s in scores])
+    if scores[0] > scores[1]:
+        expect(page.locator("#winner")).to_have_text(f"Aki wins with {scores[0]} points!")
+    else:
+        expect(page.locator("#winner")).to_have_text("A tie! Aki, Ben share first place with 0 points.")
+    shot(page, "games-party-final-1280-en")
+
+    page.goto(f"{base}/games/daily")
+    expect(page.locator("h1")).to_have_text("Today's puzzle")
+    shot(page, "games-daily-1280-en")
+    assert errors == []
+
+
+def test_the_daily_puzzle_on_a_phone(served, browser):
+    app, base = served
+    expect = sync_api.expect
+    page, errors = new_page(browser, 360, "ja-JP")
+    page.goto(f"{base}/games/daily")
+    page.fill("#nickname", "さくら")
+    page.click("#save-nickname")
+    expect(page.locator(".flash-info")).to_have_text("名前をほぞんしました。")
+    page.click("#give-up")
+    expect(page.locator("#leaderboard tr.me td").nth(1)).to_have_text("さくら")
+    shot(page, "games-daily-360-ja")
+    assert errors == []
