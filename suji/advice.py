@@ -8,10 +8,8 @@ Only number and operator dice are re-rolled (the target dice stay). A die's poss
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from itertools import combinations, permutations, product
 
 from suji.dice import (
@@ -34,6 +32,8 @@ ADVICE_TEXT = {
     "not_standard": N_("Advice needs dice that the standard set can show."),
 }
 MAX_REROLLED = 2
+# Below this many rolls per worker, starting processes costs more than it saves.
+PARALLEL_MIN_ROLLS = 40
 
 
 @dataclass(frozen=True)
@@ -133,39 +133,59 @@ def _with_faces(roll: Roll, changes: dict[Die, int | str]) -> Roll:
     return Roll(roll.target_dice, tuple(numbers), tuple(operators), roll.target)
 
 
-def best_score_function(roll: Roll) -> Callable[[Roll], int | None]:
-    """A cached "best score of a roll, or None if no target" for rolls with the same targets."""
-
-    @cache
-    def best_of(numbers: tuple, operators: tuple) -> int | None:
-        top = solve(Roll(roll.target_dice, numbers, operators, roll.target)).top
-        return top.score if top else None
-
-    return lambda r: best_of(tuple(sorted(r.number_dice)), tuple(sorted(r.operator_dice)))
+RollKey = tuple[tuple, tuple]  # (number dice sorted, operator dice sorted): the best score depends on no more
 
 
-def advise(roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int = MAX_REROLLED) -> Advice:
+def _key(roll: Roll) -> RollKey:
+    return tuple(sorted(roll.number_dice)), tuple(sorted(roll.operator_dice))
+
+
+def _best_scores(job: tuple[tuple, int | None, list[RollKey]]) -> dict[RollKey, int | None]:
+    """The best score (None: no target) of each roll in the job: (target dice, target, keys)."""
+    target_dice, target, keys = job
+    scores = {}
+    for numbers, operators in keys:
+        top = solve(Roll(target_dice, numbers, operators, target)).top
+        scores[(numbers, operators)] = top.score if top else None
+    return scores
+
+
+def best_scores(roll: Roll, keys: list[RollKey], workers: int = 1) -> dict[RollKey, int | None]:
+    """The best score of every roll named by `keys` (same targets as `roll`), on `workers` processes.
+
+    Forked workers suit the command line and benchmarks; a server holding database connections should keep
+    workers=1, since a forked child may close connections it shares with its parent.
+    """
+    keys = list(dict.fromkeys(keys))
+    if workers <= 1 or len(keys) < 2 * PARALLEL_MIN_ROLLS:
+        return _best_scores((roll.target_dice, roll.target, keys))
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    # Interleaved shares: neighbouring keys tend to cost alike, so each worker gets a fair mix.
+    jobs = [(roll.target_dice, roll.target, keys[i::workers]) for i in range(workers)]
+    scores: dict[RollKey, int | None] = {}
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+        for part in pool.map(_best_scores, jobs):
+            scores.update(part)
+    return scores
+
+
+def advise(
+    roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int = MAX_REROLLED, workers: int = 1
+) -> Advice:
     """Every choice of re-rolling up to `max_rerolled` dice or setting one die, with exact odds, best first.
 
     `rerolled` and `set_faces` are what the player has already spent on this roll: the expected score counts
-    all costs (the score of a target is never below 0).
+    all costs (the score of a target is never below 0). `workers` > 1 solves the outcomes on that many
+    processes (see best_scores).
     """
     dice = roll_dice(roll)
-    best_of = best_score_function(roll)
     spent = REROLL_COST * rerolled + SET_FACE_COST * set_faces
-    options: list[Option] = []
-
-    def after(score: int | None, cost: int) -> int:
-        return max(0, score - spent - cost) if score is not None else 0
-
-    now = best_of(roll)
-    options.append(
-        Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0)))
-    )
 
     # Dice of the same kind showing the same face are interchangeable: list each choice once.
     distinct = list({(d.group, d.kind, d.face): d for d in dice}.values())
-    chosen_sets = [(d,) for d in distinct]
+    chosen_sets: list[tuple[Die, ...]] = [(d,) for d in distinct]
     if max_rerolled >= 2:
         seen = set()
         for a, b in combinations(dice, 2):
@@ -173,34 +193,40 @@ def advise(roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int 
             if key not in seen:
                 seen.add(key)
                 chosen_sets.append((a, b))
-    for chosen in chosen_sets:
+    rerolls = [(chosen, Counter(product(*(d.faces for d in chosen)))) for chosen in chosen_sets]
+    sets = [(die, face) for die in distinct for face in dict.fromkeys(die.faces) if face != die.face]
+
+    # Every roll any choice can lead to, solved once.
+    keys = [_key(roll)]
+    for chosen, outcomes in rerolls:
+        keys.extend(_key(_with_faces(roll, dict(zip(chosen, faces, strict=True)))) for faces in outcomes)
+    keys.extend(_key(_with_faces(roll, {die: face})) for die, face in sets)
+    scores = best_scores(roll, keys, workers)
+
+    def after(score: int | None, cost: int) -> int:
+        return max(0, score - spent - cost) if score is not None else 0
+
+    now = scores[_key(roll)]
+    options = [
+        Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0)))
+    ]
+    for chosen, outcomes in rerolls:
         cost = REROLL_COST * len(chosen)
-        probability = Fraction(0)
-        expected = Fraction(0)
-        outcomes = Counter(product(*(d.faces for d in chosen)))
         total = sum(outcomes.values())
+        probability, expected = Fraction(0), Fraction(0)
         for faces, count in outcomes.items():
-            score = best_of(_with_faces(roll, dict(zip(chosen, faces, strict=True))))
+            score = scores[_key(_with_faces(roll, dict(zip(chosen, faces, strict=True))))]
             weight = Fraction(count, total)
             if score is not None:
                 probability += weight
             expected += weight * after(score, cost)
         options.append(Option("reroll", chosen, None, cost, probability, expected))
-    for die in distinct:
-        for face in dict.fromkeys(die.faces):
-            if face == die.face:
-                continue
-            score = best_of(_with_faces(roll, {die: face}))
-            options.append(
-                Option(
-                    "set",
-                    (die,),
-                    face,
-                    SET_FACE_COST,
-                    Fraction(int(score is not None)),
-                    Fraction(after(score, SET_FACE_COST)),
-                )
-            )
+    for die, face in sets:
+        score = scores[_key(_with_faces(roll, {die: face}))]
+        made = Fraction(int(score is not None))
+        options.append(
+            Option("set", (die,), face, SET_FACE_COST, made, Fraction(after(score, SET_FACE_COST)))
+        )
     kind_order = {"answer": 0, "reroll": 1, "set": 2}
     options.sort(key=lambda o: (-o.expected_score, -o.probability, o.cost, kind_order[o.kind]))
     return Advice(roll, options)

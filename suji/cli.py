@@ -261,7 +261,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     roll = roll_from_args(args)
     try:
-        advice = advise(roll, rerolled=args.rerolled, set_faces=args.set_faces)
+        advice = advise(roll, rerolled=args.rerolled, set_faces=args.set_faces, workers=args.workers)
     except DiceError as error:
         if error.code == "not_standard":
             print(f"suji: {translate(ADVICE_TEXT['not_standard'], lang)}", file=sys.stderr)
@@ -389,6 +389,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rerolled", type=_non_negative, default=0, help="dice already re-rolled for this target")
     p.add_argument("--set-faces", type=_non_negative, default=0, help="dice already set for this target")
     p.add_argument("--top", type=int, default=10, help="how many choices to print (text output)")
+    p.add_argument(
+        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes that solve the outcomes"
+    )
     add_lang_argument(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_advise)
