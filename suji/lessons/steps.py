@@ -103,7 +103,7 @@ def _check_range(accept: tuple[Fraction, Fraction], value: Fraction, text: str, 
     if high <= 1 and low <= value / 100 <= high:
         # "71" typed for a percentage: right number, missing % sign.
         return Check(
-            CLOSE, translate(N_("Did you mean {value}%? Type the % sign too."), lang, value=text), value
+            CLOSE, translate(N_("Did you mean {value}%? Type the “%” too."), lang, value=text), value
         )
     return Check(
         WRONG,

@@ -279,7 +279,7 @@ STRATEGY_LABELS: dict[str, str] = {
 }
 ESTIMATE_NOTE = N_(
     "These are estimates, not exact values: {n} rolls picked with seed {seed} from {stored} seeded rolls that "
-    "the solver worked out in advance. The intervals are 95% confidence intervals."
+    "the solver worked out in advance. The intervals are confidence intervals (95%)."
 )
 
 
@@ -403,7 +403,7 @@ def steps() -> list[Step]:
             Fraction(f.reach.hits, f.reach.n),
             N_(
                 "In the {n} stored rolls, {hits} could make a target: {pct}. This is an estimate from a "
-                "sample: with 95% confidence the true value is between {low} and {high}, so any answer from "
+                "sample: with a confidence of 95%, the true value is between {low} and {high}, so any answer from "
                 "{accept_low} to {accept_high} counts."
             ),
             {
@@ -425,8 +425,8 @@ def steps() -> list[Step]:
             ),
             Fraction(f.means["now"][0]).limit_denominator(1000),
             N_(
-                "The {n} stored rolls bring {mean} points on average when you answer at once; the 95% "
-                "confidence interval is {low} to {high}, so any answer from {accept_low} to {accept_high} "
+                "The {n} stored rolls bring {mean} points on average when you answer at once; the confidence "
+                "interval (95%) is {low} to {high}, so any answer from {accept_low} to {accept_high} "
                 "counts. Re-rolling every time costs more points than it wins on average; re-rolling only a "
                 "roll with no target is the best of the strategies in the table."
             ),
@@ -501,7 +501,7 @@ LESSON = Lesson(
         N_(
             "The exact answers are counted over all equally likely faces. The figures about formulas and "
             "scores are estimates from seeded random rolls, solved in advance and stored; each comes with a "
-            "95% confidence interval."
+            "confidence interval (95%)."
         ),
     ),
 )
