@@ -21,12 +21,18 @@ DICE_MESSAGES = {
     "unknown_number_die": N_("“{detail}” is not a number die. Number dice show 1 to 9."),
     "bad_target": N_("“{detail}” is not a target: give a whole number of at least 1."),
     "no_target": N_("Give the target dice or a target number."),
+    "too_many_dice": N_(
+        "Too many dice: a roll has at most {numbers} number dice, {operators} operator dice and {targets} target dice."
+    ),
 }
 
 
 def dice_error_message(error: DiceError, lang: str) -> str:
     """A DiceError in the user's language."""
-    return translate(DICE_MESSAGES[error.code], lang, detail=error.detail)
+    from suji.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
+
+    limits = {"numbers": MAX_NUMBER_DICE, "operators": MAX_OPERATOR_DICE, "targets": MAX_TARGET_DICE}
+    return translate(DICE_MESSAGES[error.code], lang, detail=error.detail, **limits)
 
 
 def default_language() -> str:
@@ -37,9 +43,6 @@ def default_language() -> str:
             return "ja" if value.startswith("ja") else "en"
     return "en"
 
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a bad command line exits with status 2 and a one-line message."""
 
 
 def add_dice_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
@@ -346,7 +349,7 @@ EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="suji", description="Sūji de Asobo (すうじであそぼ) maths trainer")
+    parser = argparse.ArgumentParser(prog="suji", description="Sūji de Asobo (すうじであそぼ) maths trainer")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="check and score a formula against a roll")

@@ -29,6 +29,12 @@ TARGET_KINDS = ("A", "B", "C")
 NUMBER_KINDS = ("A", "A", "B", "B", "C")
 OPERATOR_KINDS = ("A", "A", "A", "B")
 
+# Custom rolls may have other counts, within limits that keep every check and solve quick: stripping looks at
+# subsets of a formula's dice, and the targets are every order of the target dice.
+MAX_NUMBER_DICE = 8
+MAX_OPERATOR_DICE = 6
+MAX_TARGET_DICE = 4
+
 # Ways to type an operator face (command line, API): ASCII, printed and full-width forms.
 _OPERATOR_ALIASES = {
     "+": PLUS, "＋": PLUS, "plus": PLUS,
@@ -111,6 +117,12 @@ class Roll:
         object.__setattr__(self, "target_dice", tuple(parse_number_face(f) for f in self.target_dice))
         object.__setattr__(self, "number_dice", tuple(parse_number_face(f) for f in self.number_dice))
         object.__setattr__(self, "operator_dice", tuple(parse_operator_face(f) for f in self.operator_dice))
+        if (
+            len(self.number_dice) > MAX_NUMBER_DICE
+            or len(self.operator_dice) > MAX_OPERATOR_DICE
+            or len(self.target_dice) > MAX_TARGET_DICE
+        ):
+            raise DiceError("too_many_dice")
         if self.target is not None:
             if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
                 raise DiceError("bad_target", str(self.target))

@@ -210,4 +210,18 @@ def check(formula: str, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Ch
     if best is not None:
         return best
     assert first_error is not None
+    if first_error.code == "zero" and constants == 0:
+        first_error = _missing_constant_die(formula, roll) or first_error
     return CheckResult(formula=formula, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces)
+
+
+def _missing_constant_die(formula: str, roll: Roll) -> FormulaError | None:
+    """For "21×10" and a roll without a ×10 die: "there is no ×10 die" says more than "no die shows 0"."""
+    for reading in readings(formula, constant_dice=None):
+        if isinstance(reading, Reading):
+            try:
+                check_dice(reading.dice, roll)
+            except FormulaError as error:
+                if error.code == "not_rolled" and error.params.get("face") in CONSTANT_FACES:
+                    return error
+    return None

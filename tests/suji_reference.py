@@ -11,7 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 import sympy
+from hypothesis import assume
 from hypothesis import strategies as st
+
+from suji.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE
 
 DIGITS = tuple(range(1, 10))
 BINARY = {"+": 1, "−": 1, "×": 2, "÷": 2}
@@ -160,6 +163,9 @@ def formulas(draw, max_terms: int = 3, max_factors: int = 3, max_digits: int = 3
             faces.pop()  # cut at a place where a formula may end
         if not faces or reference_value(tuple(faces)) is None:
             faces = [draw(st.sampled_from(DIGITS))]
+    # A roll holds at most MAX_NUMBER_DICE number dice and MAX_OPERATOR_DICE operator dice.
+    assume(sum(isinstance(f, int) for f in faces) <= MAX_NUMBER_DICE)
+    assume(sum(isinstance(f, str) for f in faces) <= MAX_OPERATOR_DICE)
     return tuple(faces)
 
 

@@ -135,3 +135,17 @@ def test_random_roll_uses_the_standard_set(seed):
     assert roll.operator_dice[3] in OPERATOR_DICE_FACES["B"]
     assert set(roll.operator_dice) <= set(OPERATOR_FACES)
     assert roll.targets == target_numbers(roll.target_dice)
+
+
+def test_custom_rolls_have_limits_that_keep_checks_quick():
+    from suji.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
+
+    Roll.of([1] * MAX_NUMBER_DICE, ["+"] * MAX_OPERATOR_DICE, target_dice=[1] * MAX_TARGET_DICE)
+    for numbers, operators, targets in (
+        (MAX_NUMBER_DICE + 1, 1, 3),
+        (1, MAX_OPERATOR_DICE + 1, 3),
+        (1, 1, MAX_TARGET_DICE + 1),
+    ):
+        with pytest.raises(DiceError) as caught:
+            Roll.of([1] * numbers, ["+"] * operators, target_dice=[1] * targets)
+        assert caught.value.code == "too_many_dice"

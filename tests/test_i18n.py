@@ -31,7 +31,12 @@ def msgid(message) -> str:
 
 def table(catalog) -> dict:
     """msgid → translation(s), the part of a catalog that gettext reads."""
-    return {message.id: message.string for message in catalog if message.id}
+    # Plural messages have tuple ids and lists of strings: make both hashable and comparable.
+    return {
+        message.id: tuple(message.string) if isinstance(message.string, list | tuple) else message.string
+        for message in catalog
+        if message.id
+    }
 
 
 def placeholders(text: str) -> set[str]:

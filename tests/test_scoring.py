@@ -300,3 +300,12 @@ def test_check_scores_the_stripped_formula_of_the_dice_played(faces):
     else:
         assert result.target == target
         assert result.score == formula_score(kept) == result.operator_points * result.number_dice_used
+
+
+def test_a_constant_die_that_was_not_rolled_is_named():
+    # Read as × 1 0 the formula needs a 0 die; the pupil meant the ×10 die, which this roll lacks.
+    roll = Roll.of(number_dice=[2, 1, 1], operator_dice=["×"], target=210)
+    result = check("21×10", roll)
+    assert not result.valid
+    assert result.error.code == "not_rolled" and result.error.params["face"] == "×10"
+    assert result.error.column == 3
