@@ -229,7 +229,9 @@ def bench_advise(rolls: int, seed: int) -> list[Timing]:
     inputs = [(random_roll(f"bench-advise:{seed}:{i}"),) for i in range(min(rolls, ADVICE_ROLLS))]
     workers = min(2, os.cpu_count() or 1)
     return [
-        time_calls(f"advise ({workers} processes, as suji advise)", lambda r: advise(r, workers=workers), inputs),
+        time_calls(
+            f"advise ({workers} processes, as suji advise)", lambda r: advise(r, workers=workers), inputs
+        ),
         time_calls("advise (1 process, as the web app)", advise, inputs),
     ]
 

@@ -41,7 +41,17 @@ def update() -> None:
     for lang in LANGUAGES:
         po = folder / lang / "LC_MESSAGES" / "messages.po"
         if po.exists():
-            _pybabel("update", "-i", str(pot), "-d", str(folder), "-l", lang, "--no-fuzzy-matching", "--ignore-obsolete")
+            _pybabel(
+                "update",
+                "-i",
+                str(pot),
+                "-d",
+                str(folder),
+                "-l",
+                lang,
+                "--no-fuzzy-matching",
+                "--ignore-obsolete",
+            )
         else:
             _pybabel("init", "-i", str(pot), "-d", str(folder), "-l", lang)
 
@@ -95,7 +105,9 @@ def fill(json_path: str | Path, lang: str = "ja") -> list[str]:
             if isinstance(message.id, str):
                 message.string = value
             else:
-                message.string = tuple(value if isinstance(value, str) else v for v in (value,) * len(message.id))
+                message.string = tuple(
+                    value if isinstance(value, str) else v for v in (value,) * len(message.id)
+                )
             message.flags.discard("fuzzy")
     with path.open("wb") as f:
         write_po(f, catalog, width=0)

@@ -44,7 +44,6 @@ def default_language() -> str:
     return "en"
 
 
-
 def add_dice_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
     """The dice options shared by check, solve, hint and advise."""
     target = parser.add_mutually_exclusive_group(required=required)
@@ -433,11 +432,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_lang_argument(p)
     p.add_argument("--paper", default="a4", help="a4 or letter")
     p.add_argument("--versions", default="1", help="versions with different dice (1-6)")
-    p.add_argument("--targets", default="list", help="list: print the target numbers; dice: only the target dice")
+    p.add_argument(
+        "--targets", default="list", help="list: print the target numbers; dice: only the target dice"
+    )
     p.add_argument("--title", default="", help="the title (default: one in the sheet's language)")
     p.add_argument("--no-name-line", action="store_true", help="leave out the name and date line")
     p.add_argument("--no-key", action="store_true", help="leave out the answer key")
-    p.add_argument("--format", choices=("pdf", "html", "json"), default=None, help="default: from -o, else json")
+    p.add_argument(
+        "--format", choices=("pdf", "html", "json"), default=None, help="default: from -o, else json"
+    )
     p.add_argument("-o", "--output", default="-", help="the file to write (- for standard output)")
     p.set_defaults(func=cmd_worksheet)
 

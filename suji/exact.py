@@ -128,9 +128,7 @@ def evaluate(faces: Sequence[Face]) -> Value | None:
         else:
             return None
         i += 1
-    return tuple(
-        (r, Fraction(num, den)) for r, (num, den) in sorted(sums.items()) if num != 0
-    )
+    return tuple((r, Fraction(num, den)) for r, (num, den) in sorted(sums.items()) if num != 0)
 
 
 def is_formula(faces: Sequence[Face]) -> bool:

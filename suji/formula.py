@@ -27,7 +27,14 @@ MAX_FORMULA_LENGTH = 200
 MAX_READINGS = 64
 
 _FULLWIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
-_FACE_OF_TYPE = {"PLUS": PLUS, "MINUS": MINUS, "TIMES": TIMES, "DIVIDE": DIVIDE, "SQUARE": SQUARE, "ROOT": ROOT}
+_FACE_OF_TYPE = {
+    "PLUS": PLUS,
+    "MINUS": MINUS,
+    "TIMES": TIMES,
+    "DIVIDE": DIVIDE,
+    "SQUARE": SQUARE,
+    "ROOT": ROOT,
+}
 _BINARY = {"PLUS", "MINUS", "TIMES", "DIVIDE"}
 _PARENTHESES = set("()（）[]{}［］｛｝")
 
@@ -225,7 +232,9 @@ def _merge(tokens: list[Token], spots: tuple[int, ...]) -> list[Token]:
             continue
         if i in wanted:
             face = f"×1{_face(tokens[i + 2])}"
-            merged.append(Token("CONST", face, tok.start_pos, tok.line, tok.column, end_pos=tokens[i + 2].end_pos))
+            merged.append(
+                Token("CONST", face, tok.start_pos, tok.line, tok.column, end_pos=tokens[i + 2].end_pos)
+            )
             skip = 2
         else:
             merged.append(tok)

@@ -6,7 +6,7 @@ Message texts are English msgids marked with `N_` where they are defined and tra
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from babel.support import NullTranslations, Translations
 
@@ -21,7 +21,7 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark fo
     return message
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> NullTranslations:
     """The compiled catalog for `lang` (English msgids fall through untranslated)."""
     if lang not in LANGUAGES:

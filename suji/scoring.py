@@ -203,7 +203,10 @@ def check(formula: str, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Ch
             except FormulaError as error:
                 first_error = first_error or error
                 continue
-            if best is None or (result.target is not None, result.points) > (best.target is not None, best.points):
+            if best is None or (result.target is not None, result.points) > (
+                best.target is not None,
+                best.points,
+            ):
                 best = result
     except FormulaError as error:
         first_error = error
@@ -212,7 +215,9 @@ def check(formula: str, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Ch
     assert first_error is not None
     if first_error.code == "zero" and constants == 0:
         first_error = _missing_constant_die(formula, roll) or first_error
-    return CheckResult(formula=formula, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces)
+    return CheckResult(
+        formula=formula, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces
+    )
 
 
 def _missing_constant_die(formula: str, roll: Roll) -> FormulaError | None:

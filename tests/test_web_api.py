@@ -196,7 +196,23 @@ def test_hint_matches_the_command_line(client, capsys):
     pytest.importorskip("suji.hints")
     data = client.post("/api/hint", json={**SOLVE_BODY, "level": 2, "prefix": "21²", "lang": "en"}).get_json()
     argv = ["hint", "--json", "--lang", "en", "--level", "2", "--prefix", "21²"]
-    argv += ["--target-dice", "4", "4", "6", "--number-dice", "2", "1", "4", "1", "3", "--operator-dice", "+", "+", "^2", "-"]
+    argv += [
+        "--target-dice",
+        "4",
+        "4",
+        "6",
+        "--number-dice",
+        "2",
+        "1",
+        "4",
+        "1",
+        "3",
+        "--operator-dice",
+        "+",
+        "+",
+        "^2",
+        "-",
+    ]
     cli_main(argv)
     assert data == json.loads(capsys.readouterr().out)
     assert len(data["hints"]) == 2 and data["track"]["on_track"]
