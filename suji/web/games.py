@@ -440,8 +440,8 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
 
 @lru_cache(maxsize=256)
 def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
-    # Single-die choices only: advice over pairs of dice takes up to a minute on some rolls (see the report).
-    return tuple(advise(roll, rerolled, set_faces, max_rerolled=1).options)
+    # Every choice of up to two dice: a second or a few on this machine, cached per hand.
+    return tuple(advise(roll, rerolled, set_faces).options)
 
 
 @bp.get("/<int:game_id>/advice")
