@@ -5,23 +5,12 @@ Screenshots of each page go to tests/screenshots/ (git-ignored) for a human look
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-from pathlib import Path
-
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).parent / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+from browser_support import chromium, require_chromium, serve, shot
 
 pytestmark = pytest.mark.browser
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+sync_api = require_chromium()
 
 from suji.dice import Roll  # noqa: E402
 from suji.web import create_app, drill  # noqa: E402
@@ -33,36 +22,24 @@ ROLL = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread."""
-    from werkzeug.serving import make_server
-
     mp = pytest.MonkeyPatch()
     mp.setattr(drill, "_new_roll", lambda level, seed: ROLL)
     mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
     app = create_app({"SECRET_KEY": "browser-test"})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
+    with serve(app) as url:
+        yield url
     mp.undo()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 def new_page(browser, width: int, locale: str):
     context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
     return context.new_page()
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):

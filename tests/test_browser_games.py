@@ -7,24 +7,14 @@ good answer, as a player would by thinking.
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import threading
-from pathlib import Path
 
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).parent / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+from browser_support import chromium, require_chromium, serve, shot
 
 pytestmark = pytest.mark.browser
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+sync_api = require_chromium()
 
 from suji import games  # noqa: E402
 from suji.web import create_app  # noqa: E402
@@ -35,25 +25,18 @@ from suji.web.models import Game  # noqa: E402
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread; seeded dice."""
-    from werkzeug.serving import make_server
-
     mp = pytest.MonkeyPatch()
     mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
     app = create_app({"SECRET_KEY": "browser-test", "SUJI_GAMES_RNG": random.Random(11)})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
+    with serve(app) as url:
+        yield app, url
     mp.undo()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 def new_page(browser, width: int, locale: str):
@@ -63,11 +46,6 @@ def new_page(browser, width: int, locale: str):
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page, errors
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def hand_now(app, game_id: int) -> games.Hand:

@@ -5,23 +5,12 @@ Screenshots go to tests/screenshots/ (git-ignored) for a human look: Japanese at
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-from pathlib import Path
-
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).parent / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+from browser_support import chromium, require_chromium, serve, shot
 
 pytestmark = pytest.mark.browser
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+sync_api = require_chromium()
 
 from suji.web import create_app  # noqa: E402
 
@@ -38,25 +27,18 @@ QUESTIONS = [
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread."""
-    from werkzeug.serving import make_server
-
     mp = pytest.MonkeyPatch()
     mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
     app = create_app({"SECRET_KEY": "browser-test"})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
+    with serve(app) as url:
+        yield url
     mp.undo()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 def new_page(browser, width: int, locale: str):
@@ -65,11 +47,6 @@ def new_page(browser, width: int, locale: str):
     page.errors = []
     page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
     return page
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.parametrize(("slug", "key", "answer"), QUESTIONS)
@@ -99,8 +76,11 @@ def test_simulation_chart_loads_and_follows_n(server, browser):
     sync_api.expect(img).to_have_attribute(
         "src", "/lessons/silence/experiment/totals/chart.svg?n=50000&seed=1"
     )
-    # The image really loaded (an SVG blocked or broken would have no natural width).
-    assert page.evaluate("() => document.querySelector('figure.chart img').naturalWidth") > 0
+    # The image really loads (an SVG blocked or broken never gets a natural width); wait for it, not for a time.
+    page.wait_for_function(
+        "() => { const i = document.querySelector('figure.chart img'); return i.complete && i.naturalWidth > 0; }",
+        timeout=15_000,
+    )
     shot(page, "experiment-silence-totals-1280-en")
     page.locator("#n").fill("-4")
     page.get_by_role("button", name="Simulate").click()

@@ -1,0 +1,61 @@
+"""What the real-browser tests share: Debian's chromium through Playwright, the app served in a thread, screenshots.
+
+Each browser test module starts with ``sync_api = require_chromium()``, which skips the module with a clear reason
+when Playwright or /usr/bin/chromium is missing (never ``playwright install``: nothing can be downloaded here).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).parent / "screenshots"  # git-ignored: for a human look
+# Without the background-networking flags chromium keeps trying hosts that this closed network refuses.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+def require_chromium():  # noqa: ANN201 - the playwright.sync_api module
+    """Playwright's sync API, or skip the calling test module with the reason."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+    return sync_api
+
+
+@contextmanager
+def serve(app) -> Iterator[str]:  # noqa: ANN001 - a Flask app
+    """Serve the app on 127.0.0.1 and a free port in a thread; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+
+
+@contextmanager
+def chromium(sync_api) -> Iterator[object]:  # noqa: ANN001
+    """Debian's chromium, headless, launched by Playwright."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def shot(page, name: str) -> None:  # noqa: ANN001
+    """Save a full-page screenshot as tests/screenshots/NAME.png."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
