@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations, product
@@ -53,9 +54,17 @@ class DiceError(ValueError):
     """A roll or a die face that cannot exist; `code` names the problem for translated messages."""
 
     def __init__(self, code: str, detail: str = "") -> None:
+        detail = _printable(detail)
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
+
+
+def _printable(text: str, limit: int = 20) -> str:
+    """User text as a message may repeat it: short, with invisible or broken characters shown as U+XXXX."""
+    return "".join(
+        f"U+{ord(ch):04X}" if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text[:limit]
+    )
 
 
 def parse_operator_face(text: str) -> str:

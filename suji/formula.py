@@ -203,7 +203,14 @@ def _lex(text: str) -> list[Token]:
             raise FormulaError("parentheses", exc.column) from None
         if char in "=＝":
             raise FormulaError("equals", exc.column) from None
-        raise FormulaError("unknown_char", exc.column, char=char) from None
+        raise FormulaError("unknown_char", exc.column, char=_shown(char)) from None
+
+
+def _shown(char: str) -> str:
+    """A character as a message can show it: invisible, control and broken (surrogate) ones as U+XXXX."""
+    if unicodedata.category(char)[0] in "CZ" and char != " ":
+        return f"U+{ord(char):04X}"
+    return char
 
 
 def _constant_spots(tokens: list[Token]) -> list[int]:

@@ -293,6 +293,11 @@ def check_count(value: object, low: int, high: int, default: int | None = None) 
 _NAME_PUNCTUATION = {" ", "-", "_"}
 
 
+# Letters by category that show nothing (Hangul fillers, the Braille blank is not a letter anyway): a name made
+# of them would be a blank line on the leaderboard.
+_INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
 def clean_nickname(name: object) -> str:
     """A nickname or player name, checked: 1–20 characters of letters, digits, kana, kanji, space, - and _.
 
@@ -303,7 +308,9 @@ def clean_nickname(name: object) -> str:
         raise GameError("nickname_length")
     for char in text:
         category = unicodedata.category(char)
-        if not (category.startswith("L") or category == "Nd" or char in _NAME_PUNCTUATION):
+        if char in _INVISIBLE_LETTERS or not (
+            category.startswith("L") or category == "Nd" or char in _NAME_PUNCTUATION
+        ):
             raise GameError("nickname_chars")
     return text
 

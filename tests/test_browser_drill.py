@@ -129,8 +129,6 @@ def test_wide_screen_pages(server, browser):
 
 
 def test_hints_one_step_at_a_time(server, browser):
-    if drill.hints_module() is None:
-        pytest.skip("suji.hints (the solver's hints) is not there yet")
     page = new_page(browser, 360, "en-US")
     page.goto(f"{server}/drill/1")
     button = page.get_by_role("button", name="Show a hint")

@@ -177,7 +177,7 @@ def test_a_leading_minus_is_the_sign():
         ("5+4=9", "equals", 4, {}),
         ("5+a", "unknown_char", 3, {"char": "a"}),
         ("5+4.", "unknown_char", 4, {"char": "."}),
-        ("5+\x004", "unknown_char", 3, {"char": "\x00"}),
+        ("5+\x004", "unknown_char", 3, {"char": "U+0000"}),
         ("5+😀", "unknown_char", 3, {"char": "😀"}),
         ("10+5", "zero", 2, {}),
     ],

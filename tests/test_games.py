@@ -189,7 +189,8 @@ def test_good_nicknames(name, clean):
     ("name", "code"),
     [("", "nickname_length"), ("   ", "nickname_length"), ("x" * 21, "nickname_length"),
      ("<b>hi</b>", "nickname_chars"), ("a&b", "nickname_chars"), ("a\x00b", "nickname_chars"),
-     ("😀", "nickname_chars"), ("a.b", "nickname_chars"), ('"x"', "nickname_chars"), (None, "nickname_length")],
+     ("😀", "nickname_chars"), ("a.b", "nickname_chars"), ('"x"', "nickname_chars"), (None, "nickname_length"),
+     ("\u3164\u3164\u3164", "nickname_chars"), ("a\u115fb", "nickname_chars")],
 )  # fmt: skip
 def test_bad_nicknames(name, code):
     with pytest.raises(GameError) as error:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from drill_support import open_drill
 
 from suji.cli import main as cli_main
 from suji.dice import Roll
@@ -150,21 +152,22 @@ def test_wrong_method_and_unknown_api_path(client):
 def test_value_uses_the_drill_roll(client, monkeypatch):
     roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "÷"], [4, 4, 6])
     monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
-    assert client.post("/api/value", json={"formula": "21²"}).status_code == 400  # no drill yet
-    client.get("/drill/2")
-    data = client.post("/api/value", json={"formula": "21²"}).get_json()
+    assert client.post("/api/value", json={"formula": "21²"}).status_code == 400  # no drill page
+    roll_token = open_drill(client, 2)
+    assert client.post("/api/value", json={"formula": "21²", "roll": roll_token + "x"}).status_code == 400
+    data = client.post("/api/value", json={"formula": "21²", "roll": roll_token}).get_json()
     assert data["valid"] and data["value"] == "441" and data["target"] is None
-    data = client.post("/api/value", json={"formula": "21²+4+1"}).get_json()
+    data = client.post("/api/value", json={"formula": "21²+4+1", "roll": roll_token}).get_json()
     assert data["target"] == 446
-    data = client.post("/api/value", json={"formula": "1÷3"}).get_json()
+    data = client.post("/api/value", json={"formula": "1÷3", "roll": roll_token}).get_json()
     assert data["value"] == "1/3" and data["display"] == "1/3"
-    data = client.post("/api/value", json={"formula": "21+", "lang": "ja"}).get_json()
+    data = client.post("/api/value", json={"formula": "21+", "lang": "ja", "roll": roll_token}).get_json()
     assert (
         not data["valid"]
         and data["error"]["code"] == "ends_with_operator"
         and "式" in data["error"]["message"]
     )
-    data = client.post("/api/value", json={"formula": "7"}).get_json()
+    data = client.post("/api/value", json={"formula": "7", "roll": roll_token}).get_json()
     assert data["error"]["code"] == "not_rolled"
 
 
@@ -174,14 +177,13 @@ def test_value_with_dice_and_surds(client):
     assert data["value"] == "sqrt(2)" and data["display"] == "√2"
 
 
-# ---- the solver's endpoints (when suji.solver and suji.hints exist) ----
+# ---- the solver's endpoints ----
 
 SOLVE_BODY = {k: v for k, v in SEED_EXAMPLE.items() if k not in ("formula", "rerolled")}
 
 
 @pytest.mark.parametrize("level", [None, 1, 3])
 def test_solve_matches_the_command_line(client, capsys, level):
-    pytest.importorskip("suji.solver")
     body = {**SOLVE_BODY} if level is None else {**SOLVE_BODY, "level": level}
     data = client.post("/api/solve", json=body).get_json()
     argv = ["solve", "--json", "--target-dice", "4", "4", "6", "--number-dice", "2", "1", "4", "1", "3"]
@@ -193,7 +195,6 @@ def test_solve_matches_the_command_line(client, capsys, level):
 
 
 def test_hint_matches_the_command_line(client, capsys):
-    pytest.importorskip("suji.hints")
     data = client.post("/api/hint", json={**SOLVE_BODY, "level": 2, "prefix": "21²", "lang": "en"}).get_json()
     argv = ["hint", "--json", "--lang", "en", "--level", "2", "--prefix", "21²"]
     argv += [
@@ -224,68 +225,70 @@ def test_hint_matches_the_command_line(client, capsys):
      ("/api/advise", {"rerolled": -2})],
 )  # fmt: skip
 def test_solver_endpoints_refuse_bad_fields(client, path, body):
-    pytest.importorskip("suji.solver")
     response = client.post(path, json={**SOLVE_BODY, **body}, headers={"Accept-Language": "ja"})
     assert response.status_code == 400 and response.get_json()["error"]["message"]
 
 
 def test_advise_is_one_at_a_time(client, monkeypatch):
-    pytest.importorskip("suji.advice")
-    from suji.web import api
+    from suji.web.extensions import advice_slot
 
-    assert api._ADVICE_SLOT.acquire(blocking=False)
+    assert advice_slot.acquire(blocking=False)
     try:
         response = client.post("/api/advise", json=SOLVE_BODY, headers={"Accept-Language": "en"})
     finally:
-        api._ADVICE_SLOT.release()
+        advice_slot.release()
     assert response.status_code == 503 and response.get_json()["error"]["code"] == "busy"
 
 
 def test_advise_refuses_custom_dice(client):
-    pytest.importorskip("suji.advice")
     body = {"target": 10, "number_dice": [9, 1], "operator_dice": ["+"]}
     response = client.post("/api/advise", json=body, headers={"Accept-Language": "en"})
     assert response.status_code == 400 and response.get_json()["error"]["code"] == "not_standard"
 
 
 def test_solve_refuses_rolls_too_big_for_the_solver(client):
-    pytest.importorskip("suji.solver")
     body = {**SOLVE_BODY, "number_dice": [1, 2, 3, 4, 5, 6]}
     response = client.post("/api/solve", json=body, headers={"Accept-Language": "en"})
     assert response.status_code == 400 and response.get_json()["error"]["code"] == "too_many_dice"
 
 
 def test_hint_lists_the_hints_one_step_further_each(client):
-    pytest.importorskip("suji.hints")
     data = client.post("/api/hint", json={**SOLVE_BODY, "lang": "en"}).get_json()
     assert [h["level"] for h in data["hints"]] == [1, 2, 3, 4] and data["track"] is None
     assert "446" in data["hints"][0]["message"] and "points" in data["hints"][-1]["message"]
 
 
 def test_drill_hints_and_on_track(client, monkeypatch):
-    pytest.importorskip("suji.hints")
     roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
     monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
-    assert client.post("/api/drill/hint", json={"step": 0}).status_code == 400  # no drill yet
+    assert client.post("/api/drill/hint", json={"step": 0}).status_code == 400  # no drill page
     html = client.get("/drill/3").get_data(as_text=True)
     assert 'id="hint-button"' in html and 'data-hint-url="/api/drill/hint"' in html
-    first = client.post("/api/drill/hint", json={"step": 0, "lang": "en"}).get_json()
+    roll_token = re.search(r'data-roll="([^"]+)"', html).group(1)
+    first = client.post("/api/drill/hint", json={"step": 0, "lang": "en", "roll": roll_token}).get_json()
     assert first["more"] and "446" in first["hint"]
-    last = client.post("/api/drill/hint", json={"step": 3, "lang": "en"}).get_json()
+    last = client.post("/api/drill/hint", json={"step": 3, "lang": "en", "roll": roll_token}).get_json()
     assert not last["more"] and "A best answer" in last["hint"]
-    bad = client.post("/api/drill/hint", json={"step": 4}, headers={"Accept-Language": "ja"})
+    bad = client.post(
+        "/api/drill/hint", json={"step": 4, "roll": roll_token}, headers={"Accept-Language": "ja"}
+    )
     assert bad.status_code == 400 and "step" in bad.get_json()["error"]["message"]
-    track = client.post("/api/drill/on-track", json={"formula": "21²+", "lang": "en"}).get_json()
+    track = client.post(
+        "/api/drill/on-track", json={"formula": "21²+", "lang": "en", "roll": roll_token}
+    ).get_json()
     assert track["on_track"] and 446 in track["targets"] and "Still on track" in track["message"]
-    track = client.post("/api/drill/on-track", json={"formula": "7", "lang": "ja"}).get_json()
+    track = client.post(
+        "/api/drill/on-track", json={"formula": "7", "lang": "ja", "roll": roll_token}
+    ).get_json()
     assert not track["on_track"] and "7" in track["message"]
 
 
 def test_check_page_shows_the_best_possible_score(client, monkeypatch):
-    pytest.importorskip("suji.solver")
     roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
     monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
-    client.get("/drill/3")
-    response = client.post("/drill/3/check", data={"formula": "21²+4+1"}, headers={"Accept-Language": "ja"})
+    roll_token = open_drill(client, 3)
+    response = client.post(
+        "/drill/3/check", data={"formula": "21²+4+1", "roll": roll_token}, headers={"Accept-Language": "ja"}
+    )
     html = response.get_data(as_text=True)
     assert "いちばん高い得点" in html and "最高得点: 35点" in html

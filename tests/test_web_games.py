@@ -274,6 +274,24 @@ def test_advice_on_request(app, client):
     assert scores == sorted(scores, reverse=True)
 
 
+def test_advice_while_the_solver_is_busy_says_so(app, client):
+    from suji.web.extensions import advice_slot
+
+    game_id = start_solo(client)
+    web_games._advice_cache.clear()
+    assert advice_slot.acquire(blocking=False)  # someone else's advice is being worked out
+    try:
+        response = client.get(f"/games/{game_id}/advice")
+    finally:
+        advice_slot.release()
+    assert response.status_code == 503
+    assert response.get_json()["error"] in (
+        "The solver is busy with someone else's advice. Try again in a moment.",
+        "ソルバーはいま、ほかの人のアドバイスを考えています。少ししてから、もう一度おしてね。",
+    )
+    assert client.get(f"/games/{game_id}/advice").status_code == 200  # free again
+
+
 def test_the_live_value_uses_the_servers_dice(app, client):
     game_id = start_solo(client)
     hand = hand_of(app, game_id)

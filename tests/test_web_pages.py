@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from drill_support import open_drill
 
 from suji.dice import Roll
 from suji.web import drill
@@ -86,15 +87,17 @@ def test_unknown_level_is_404_in_japanese(client):
 
 
 def test_check_made_target_counts_the_streak(client, fixed_roll):
-    client.get("/drill/1")
-    response = client.post("/drill/1/check", data={"formula": "21^2+4+1"}, headers=JA)
+    roll_token = open_drill(client, 1)
+    response = client.post("/drill/1/check", data={"formula": "21^2+4+1", "roll": roll_token}, headers=JA)
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "お題の数ができた" in html and "446" in html
     assert "記号の点 6 × 数字ダイス 4個 = 24点" in html
     assert "連続正解: 1" in html
     # Checking the same roll again does not count twice.
-    html = client.post("/drill/1/check", data={"formula": "21^2+4+1"}).get_data(as_text=True)
+    html = client.post("/drill/1/check", data={"formula": "21^2+4+1", "roll": roll_token}).get_data(
+        as_text=True
+    )
     assert "連続正解: 1" in html
     # A new roll after a made target keeps the streak.
     client.post("/drill/1/new")
@@ -105,8 +108,10 @@ def test_check_made_target_counts_the_streak(client, fixed_roll):
 def test_check_strikes_out_redundant_dice(client, monkeypatch):
     roll = Roll.of([5, 1, 1, 2, 3], ["+", "−", "+", "²"], target=5)
     monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
-    client.get("/drill/1")
-    html = client.post("/drill/1/check", data={"formula": "5+1-1"}, headers=EN).get_data(as_text=True)
+    roll_token = open_drill(client, 1)
+    html = client.post("/drill/1/check", data={"formula": "5+1-1", "roll": roll_token}, headers=EN).get_data(
+        as_text=True
+    )
     assert "Target made!" in html
     assert re.search(r'<del class="tok"[^>]*>\+</del><del class="tok"[^>]*>1</del>', html)
     assert "Operator points 0 × number dice 1 = 0" in html
@@ -119,24 +124,51 @@ def test_check_strikes_out_redundant_dice(client, monkeypatch):
     ("\x00\xff" * 50, "式になっていません", "Not a valid formula"),
 ])  # fmt: skip
 def test_check_wrong_formulas(client, fixed_roll, formula, ja, en):
-    client.get("/drill/1")
-    assert ja in client.post("/drill/1/check", data={"formula": formula}, headers=JA).get_data(as_text=True)
-    html = client.post("/drill/1/check", data={"formula": formula}, headers=EN).get_data(as_text=True)
+    roll_token = open_drill(client, 1)
+    form = {"formula": formula, "roll": roll_token}
+    assert ja in client.post("/drill/1/check", data=form, headers=JA).get_data(as_text=True)
+    html = client.post("/drill/1/check", data=form, headers=EN).get_data(as_text=True)
     assert en in html and "Streak: 0" in html
 
 
-def test_check_without_a_drill_goes_back_to_the_drill(client):
-    response = client.post("/drill/2/check", data={"formula": "1+2"})
-    assert response.status_code == 303 and response.headers["Location"].endswith("/drill/2")
+def test_check_without_a_drill_goes_back_to_the_drill_keeping_the_formula(client):
+    response = client.post("/drill/2/check", data={"formula": "1+2"}, headers=EN)
+    assert response.status_code == 303 and "/drill/2?formula=1%2B2" in response.headers["Location"]
+    html = client.get(response.headers["Location"], headers=EN).get_data(as_text=True)
+    assert "out of date" in html and 'value="1+2"' in html
+
+
+def test_each_page_checks_the_roll_it_shows(client):
+    # Two tabs: a level-1 page, then a level-3 page, then a new level-1 roll. The first page still checks
+    # (and values) its own roll, and it no longer moves the streak.
+    first = open_drill(client, 1)
+    open_drill(client, 3)
+    client.post("/drill/1/new")
+    second = open_drill(client, 1)
+    assert first != second
+    from suji.web.drill import drill_roll
+
+    with client.application.test_request_context():
+        first_roll, second_roll = drill_roll(first), drill_roll(second)
+    solution_formula = __import__("suji.solver", fromlist=["solve"]).solve(first_roll).top.formula
+    html = client.post(
+        "/drill/1/check", data={"formula": solution_formula, "roll": first}, headers=EN
+    ).get_data(as_text=True)
+    assert "Target made!" in html and "Streak: 0" in html
+    value = client.post("/api/value", json={"formula": solution_formula, "roll": first}).get_json()
+    assert value["target"] is not None
+    assert first_roll != second_roll
 
 
 def test_new_roll_changes_the_seed(client):
     client.get("/drill/3")
+    client.get("/drill/1")
     with client.session_transaction() as session:
-        first = session["drill"]["seed"]
+        first, other = session["drills"]["3"]["seed"], session["drills"]["1"]["seed"]
     assert client.post("/drill/3/new").status_code == 303
     with client.session_transaction() as session:
-        assert session["drill"]["seed"] != first and session["drill"]["level"] == 3
+        # each level keeps its own roll
+        assert session["drills"]["3"]["seed"] != first and session["drills"]["1"]["seed"] == other
 
 
 def test_optional_areas_appear_in_the_menu_only_when_installed(app):

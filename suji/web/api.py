@@ -6,20 +6,22 @@ A malformed request gets status 400 and {"error": {"code", "message"}} in the pa
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 from werkzeug.wrappers import Response
 
 from suji.cli import dice_error_message
 from suji.dice import DiceError, Roll
+from suji.hints import hints as solver_hints
+from suji.hints import on_track
 from suji.i18n import LANGUAGES, N_, translate
 from suji.scoring import check
-from suji.web.drill import current_roll, hints_module, pretty_value, solution_for
-from suji.web.drill import solver as solver_module
+from suji.web.drill import drill_roll, pretty_value, solution_for
+from suji.web.extensions import advice_slot
 from suji.web.i18n import select_locale
+from suji.web.jsonbody import json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -44,7 +46,6 @@ MESSAGES = {
     "both_targets": N_("Give either “target_dice” or “target”, not both."),
     "bad_lang": N_("“lang” must be “ja” or “en”."),
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
-    "no_solver": N_("The solver is not installed on this server."),
     "not_level": N_("“level” must be one of {limits}."),
     "busy": N_("The server is busy working out advice. Try again in a minute."),
     "not_step": N_("“step” must be a whole number from 0 to {limit}."),
@@ -76,7 +77,7 @@ class Request:
     """The JSON object of one API request, read field by field with translated complaints."""
 
     def __init__(self) -> None:
-        data = request.get_json(silent=True) if request.is_json else None
+        data = json_body()
         lang = data.get("lang") if isinstance(data, dict) else None
         self.lang = lang if lang in LANGUAGES else select_locale()
         if not isinstance(data, dict):
@@ -150,9 +151,7 @@ def value() -> Response:
     """The exact value of a formula so far, against the dice sent or the drill in the session."""
     req = Request()
     formula = req.text("formula")
-    roll = req.roll() if req.has_dice() else current_roll()
-    if roll is None:
-        raise req.error("no_roll")
+    roll = req.roll() if req.has_dice() else _drill_roll(req)
     result = check(formula, roll)
     data = result.to_dict(req.lang)
     return jsonify(
@@ -161,18 +160,12 @@ def value() -> Response:
     )  # fmt: skip
 
 
-# ---- the solver: best answers, hints and "still on track?" (only when suji.solver and suji.hints exist) ----
-
-
-def _solution(req: Request, roll: Roll) -> Any:
-    solution = solution_for(roll)
-    if solution is None:
-        raise req.error("no_solver")
-    return solution
+# ---- the solver: best answers, hints and "still on track?" -------------------------------------------------
 
 
 def _drill_roll(req: Request) -> Roll:
-    roll = current_roll()
+    """The roll of the drill page that sent the request (its signed `roll` token)."""
+    roll = drill_roll(req.data.get("roll"))
     if roll is None:
         raise req.error("no_roll")
     return roll
@@ -186,8 +179,6 @@ def solve() -> Response:
     level = req.data.get("level")
     if level is not None and (isinstance(level, bool) or level not in (1, 2, 3)):
         raise req.error("not_level", limits="1, 2, 3")
-    if solver_module() is None:
-        raise req.error("no_solver")
     from suji.cli import _solve_dict  # the very function `suji solve --json` prints
 
     return jsonify(_solve_dict(roll, level))
@@ -202,19 +193,15 @@ def hint() -> Response:
     if isinstance(level, bool) or level not in (1, 2, 3, 4):
         raise req.error("not_level", limits="1, 2, 3, 4")
     prefix = req.text("prefix") if req.data.get("prefix") is not None else None
-    module = hints_module()
-    if module is None:
-        raise req.error("no_solver")
-    solution = _solution(req, roll)
-    shown = module.hints(roll, solution)[:level]
-    track = module.on_track(prefix, roll, solution) if prefix is not None else None
+    solution = solution_for(roll)
+    shown = solver_hints(roll, solution)[:level]
+    track = on_track(prefix, roll, solution) if prefix is not None else None
     return jsonify(
         {"hints": [h.to_dict(req.lang) for h in shown], "track": track.to_dict(req.lang) if track else None}
     )
 
 
-# Re-roll advice solves thousands of rolls (seconds each time): one at a time, the answers kept.
-_ADVICE_SLOT = threading.BoundedSemaphore(1)
+# Re-roll advice solves hundreds of rolls (seconds each time): one at a time (advice_slot), the answers kept.
 
 
 @lru_cache(maxsize=128)
@@ -231,9 +218,7 @@ def advise() -> Response:
     roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
     rerolled = req.count("rerolled", MAX_COST_DICE)
     set_faces = req.count("set_faces", MAX_COST_DICE)
-    if solver_module() is None:
-        raise req.error("no_solver")
-    if not _ADVICE_SLOT.acquire(blocking=False):
+    if not advice_slot.acquire(blocking=False):
         return error_response("busy", translate(MESSAGES["busy"], req.lang), 503)
     try:
         advice = _advice(roll, rerolled, set_faces)
@@ -244,7 +229,7 @@ def advise() -> Response:
             raise ApiError(error.code, translate(ADVICE_TEXT["not_standard"], req.lang)) from None
         raise ApiError(error.code, dice_error_message(error, req.lang)) from None
     finally:
-        _ADVICE_SLOT.release()
+        advice_slot.release()
     return jsonify(advice.to_dict(req.lang))
 
 
@@ -253,10 +238,7 @@ def drill_hint() -> Response:
     """Hint number `step` (0 first) for the drill in the session, and whether more follow."""
     req = Request()
     roll = _drill_roll(req)
-    module = hints_module()
-    if module is None:
-        raise req.error("no_solver")
-    hints = module.hints(roll, _solution(req, roll))
+    hints = solver_hints(roll, solution_for(roll))
     step = req.data.get("step", 0)
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(hints):
         raise req.error("not_step", limit=len(hints) - 1)
@@ -269,8 +251,5 @@ def drill_on_track() -> Response:
     req = Request()
     formula = req.text("formula")
     roll = _drill_roll(req)
-    module = hints_module()
-    if module is None:
-        raise req.error("no_solver")
-    track = module.on_track(formula, roll, _solution(req, roll))
+    track = on_track(formula, roll, solution_for(roll))
     return jsonify(track.to_dict(req.lang))

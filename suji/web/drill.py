@@ -1,7 +1,8 @@
 """Drill pages: one roll at a level, built into a formula by tapping dice or typing, then checked and scored.
 
-The server keeps the roll: the signed session holds the level and a seed, and the roll is rebuilt from them,
-so the browser never chooses dice.
+The server keeps the roll: the signed session holds, for each level, a seed that the roll is rebuilt from, so
+the browser never chooses dice. Each page also carries its roll as a signed token, so that a second tab (or a
+"New roll" pressed twice) never makes a page check, value or hint a roll it does not show.
 """
 
 from __future__ import annotations
@@ -9,14 +10,16 @@ from __future__ import annotations
 import re
 import secrets
 from functools import lru_cache
-from types import ModuleType
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
-from flask_babel import lazy_gettext
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext, lazy_gettext
+from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.wrappers import Response
 
-from suji.dice import Roll, random_roll
+from suji.dice import Roll
+from suji.problems import certified_roll
 from suji.scoring import CheckResult, check
+from suji.solver import Solution, solve
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 
@@ -37,54 +40,67 @@ OPERATOR_NAMES: dict[str, object] = {
     "²": lazy_gettext("squared"),
     "√": lazy_gettext("square root"),
 }
-SESSION_KEY = "drill"
+SESSION_KEY = "drills"  # level (as text) -> {"seed", "streak", "done"}
 MAX_FORMULA_FIELD = 200
-
-
-def solver() -> ModuleType | None:
-    """suji.solver when it exists (the best score and hints need it), else None."""
-    try:
-        import suji.solver as module
-    except ModuleNotFoundError as error:
-        if error.name == "suji.solver":
-            return None
-        raise
-    return module
 
 
 @lru_cache(maxsize=2048)
 def _new_roll(level: int, seed: int) -> Roll:
-    """The drill roll at `level` from `seed`, certified solvable at that level (once suji.problems exists)."""
-    try:
-        from suji.problems import certified_roll
-    except ModuleNotFoundError as error:
-        if error.name != "suji.problems":
-            raise
-        return random_roll(seed)
+    """The drill roll at `level` from `seed`, certified solvable by the solver at that level."""
     return certified_roll(level, seed).roll
 
 
-def current_state(level: int | None = None) -> dict | None:
-    """The drill kept in the session (at `level`, when given), or None."""
-    state = session.get(SESSION_KEY)
-    if not isinstance(state, dict) or state.get("level") not in LEVELS:
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="drill-roll")
+
+
+def roll_token(level: int, seed: int) -> str:
+    """The signed name of one drill roll, for the page that shows it."""
+    return _serializer().dumps([level, seed])
+
+
+def roll_of_token(token: object) -> tuple[int, int] | None:
+    """(level, seed) of a signed roll token, or None when it is missing or forged."""
+    if not isinstance(token, str) or len(token) > 200:
         return None
-    if not isinstance(state.get("seed"), int):
+    try:
+        level, seed = _serializer().loads(token)
+    except (BadSignature, ValueError, TypeError):
         return None
-    if level is not None and state["level"] != level:
+    if level not in LEVELS or isinstance(seed, bool) or not isinstance(seed, int):
+        return None
+    return level, seed
+
+
+def current_state(level: int) -> dict | None:
+    """The drill at `level` kept in the session, or None."""
+    drills = session.get(SESSION_KEY)
+    state = drills.get(str(level)) if isinstance(drills, dict) else None
+    if (
+        not isinstance(state, dict)
+        or isinstance(state.get("seed"), bool)
+        or not isinstance(state.get("seed"), int)
+    ):
         return None
     return state
 
 
-def current_roll() -> Roll | None:
-    """The roll of the drill in the session, or None when there is none."""
-    state = current_state()
-    return _new_roll(state["level"], state["seed"]) if state else None
+def _save(level: int, state: dict) -> None:
+    drills = session.get(SESSION_KEY)
+    drills = dict(drills) if isinstance(drills, dict) else {}
+    drills[str(level)] = state
+    session[SESSION_KEY] = drills
+
+
+def drill_roll(token: object) -> Roll | None:
+    """The roll a drill page names by its token, or None."""
+    named = roll_of_token(token)
+    return _new_roll(*named) if named else None
 
 
 def _start(level: int, streak: int = 0) -> dict:
-    state = {"level": level, "seed": secrets.randbits(48), "streak": streak, "done": False}
-    session[SESSION_KEY] = state
+    state = {"seed": secrets.randbits(48), "streak": streak, "done": False}
+    _save(level, state)
     return state
 
 
@@ -113,7 +129,7 @@ def play(level: int) -> str:
     roll = _new_roll(level, state["seed"])
     return render_template(
         "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
-        formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD], hints=hints_module() is not None,
+        token=roll_token(level, state["seed"]), formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD],
     )  # fmt: skip
 
 
@@ -129,49 +145,42 @@ def new(level: int) -> Response:
 
 @bp.post("/<int:level>/check")
 def check_formula(level: int) -> str | Response:
-    """Check the submitted formula against the roll and show the verdict, the score and the best score."""
+    """Check the submitted formula against the roll its page showed; score it and show the best score."""
     _level_or_404(level)
-    state = current_state(level)
-    if state is None:  # the session expired or the level changed in another tab
-        return redirect(url_for("drill.play", level=level), code=303)
+    named = roll_of_token(request.form.get("roll"))
     formula = request.form.get("formula", "")[:MAX_FORMULA_FIELD]
-    roll = _new_roll(level, state["seed"])
+    if named is None or named[0] != level:  # an old or forged page: keep the formula, show the current roll
+        flash(
+            gettext("That page was out of date, so here is the current roll. Your formula is kept."), "error"
+        )
+        return redirect(url_for("drill.play", level=level, formula=formula), code=303)
+    seed = named[1]
+    roll = _new_roll(level, seed)
     result = check(formula, roll)
     made = result.valid and result.target is not None
-    if not state.get("done"):
+    # The streak follows the current roll of this level only, once; an older roll's page is checked all
+    # the same, but it cannot add to the streak again.
+    state = current_state(level) or {"seed": None, "streak": 0, "done": False}
+    if state["seed"] == seed and not state.get("done"):
         state["streak"] = state.get("streak", 0) + 1 if made else 0
         state["done"] = made
-        session[SESSION_KEY] = state
+        _save(level, state)
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
         formula=formula, made=made, value=pretty_value(result), best=best_answer(roll),
-        solved=solution_for(roll) is not None,
         lang_next=url_for("drill.play", level=level),
     )  # fmt: skip
 
 
-def hints_module() -> ModuleType | None:
-    """suji.hints (the solver's hints and "still on track?") when it exists, else None."""
-    try:
-        import suji.hints as module
-    except ModuleNotFoundError as error:
-        if error.name == "suji.hints":
-            return None
-        raise
-    return module if hasattr(module, "hints") and hasattr(module, "on_track") else None
-
-
 @lru_cache(maxsize=512)
-def solution_for(roll: Roll):  # type: ignore[no-untyped-def]
-    """The solver's answer for a roll, kept for the hints and the check page that follow (None: no solver)."""
-    module = solver()
-    return module.solve(roll) if module is not None and hasattr(module, "solve") else None
+def solution_for(roll: Roll) -> Solution:
+    """The solver's answer for a roll, kept for the hints and the check page that follow."""
+    return solve(roll)
 
 
 def best_answer(roll: Roll) -> CheckResult | None:
-    """One best-scoring formula for the roll, checked like the student's (None: no solver or no answer)."""
-    solution = solution_for(roll)
-    top = getattr(solution, "top", None)
+    """One best-scoring formula for the roll, checked like the student's (None: no target can be made)."""
+    top = solution_for(roll).top
     return check(top.formula, roll) if top is not None else None
 
 

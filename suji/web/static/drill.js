@@ -160,7 +160,7 @@
     var formula = input.value;
     var mine = ++sequence;
     if (!formula.trim()) { output.textContent = ""; output.className = ""; return; }
-    postJSON(root.dataset.valueUrl, { formula: formula }).then(function (data) {
+    postJSON(root.dataset.valueUrl, { formula: formula, roll: root.dataset.roll }).then(function (data) {
       if (mine !== sequence) return; // a newer formula is on its way
       if (data.error && data.error.message) {
         output.textContent = data.error.message;
@@ -181,7 +181,7 @@
   if (hintButton && root.dataset.hintUrl) {
     hintButton.hidden = false;
     hintButton.addEventListener("click", function () {
-      postJSON(root.dataset.hintUrl, { step: hintStep }).then(function (data) {
+      postJSON(root.dataset.hintUrl, { step: hintStep, roll: root.dataset.roll }).then(function (data) {
         if (data.error) { trackAnswer.textContent = data.error.message; return; }
         var item = document.createElement("li");
         item.textContent = data.hint;
@@ -194,7 +194,7 @@
   if (trackButton && root.dataset.trackUrl) {
     trackButton.hidden = false;
     trackButton.addEventListener("click", function () {
-      postJSON(root.dataset.trackUrl, { formula: input.value }).then(function (data) {
+      postJSON(root.dataset.trackUrl, { formula: input.value, roll: root.dataset.roll }).then(function (data) {
         trackAnswer.textContent = data.error ? data.error.message : data.message;
       });
     });
