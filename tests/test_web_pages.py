@@ -194,3 +194,11 @@ def test_static_files(client, path):
     assert response.status_code == 200
     assert "Content-Security-Policy" in response.headers
     response.close()
+
+
+def test_home_leads_to_every_area(client):
+    html = client.get("/", headers=JA).get_data(as_text=True)
+    assert "ほかのあそび方" in html
+    assert 'href="/drill/1"' in html
+    for href in ('href="/games/"', 'href="/worksheets/"', 'href="/lessons/"'):
+        assert html.count(href) >= 2, href  # in the menu and on the page itself
