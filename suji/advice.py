@@ -13,10 +13,12 @@ from fractions import Fraction
 from itertools import combinations, permutations, product
 
 from suji.dice import (
+    MINUS,
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
     OPERATOR_DICE_FACES,
     OPERATOR_KINDS,
+    PLUS,
     DiceError,
     Roll,
 )
@@ -144,7 +146,9 @@ def _best_scores(job: tuple[tuple, int | None, list[RollKey]]) -> dict[RollKey, 
     """The best score (None: no target) of each roll in the job: (target dice, target, keys)."""
     target_dice, target, keys = job
     scores = {}
-    for numbers, operators in keys:
+    # Rolls that differ only in their + and − dice share the solver's terms (it caches a few): solve them
+    # one after another.
+    for numbers, operators in sorted(keys, key=lambda k: (k[0], [f for f in k[1] if f not in (PLUS, MINUS)])):
         top = solve(Roll(target_dice, numbers, operators, target)).top
         scores[(numbers, operators)] = top.score if top else None
     return scores
