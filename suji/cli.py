@@ -427,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("worksheet", help="a printable worksheet of certified problems (pdf, html or json)")
     p.add_argument("--count", default="10", help="problems per version (1-40)")
-    p.add_argument("--level", default="1", help="1, 2 or 3, as the drills")
+    p.add_argument("--level", default="1", help="1, 2 or 3, as the drills, or mixed (each problem its own)")
     p.add_argument("--seed", default="", help="the same seed prints the same sheet (default: a new one)")
     add_lang_argument(p)
     p.add_argument("--paper", default="a4", help="a4 or letter")

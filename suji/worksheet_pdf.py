@@ -2,7 +2,10 @@
 
 Fonts are ReportLab's built-in ones, nothing to download: Helvetica for Latin text, Symbol for − and √ (not in
 Helvetica's encoding), and the Japanese CID font HeiseiKakuGo-W5 for everything else. The CID font is not
-embedded; PDF viewers use their own Japanese font, as they do for any Japanese PDF made this way.
+embedded; PDF viewers use their own Japanese font, as they do for any Japanese PDF made this way. The settings
+refuse text these fonts cannot draw (suji.worksheets.pdf_can_print); should any still come, it prints as "?".
+
+A title too long for one line is set smaller, down to a floor, then wrapped; the header grows to fit it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
 
-from suji.worksheets import SheetProblem, Version, Worksheet, sheet_texts
+from suji.worksheets import SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
 
 JAPANESE_FONT = "HeiseiKakuGo-W5"
 LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
@@ -34,6 +37,9 @@ BOX_GAP = 3.5 * mm
 MIN_BOX = 37 * mm  # dice, the target numbers and one line to write on
 MAX_BOX = 50 * mm  # spare space on a page goes to the writing area, up to this
 KEY_ROW = 7 * mm
+TITLE_SIZE, TITLE_MIN_SIZE = 16, 12  # the sheet's title: shrunk to the floor before it wraps
+KEY_TITLE_SIZE, KEY_TITLE_MIN_SIZE = 14, 11
+LINE_SPACING = 1.25
 INK = (0.1, 0.16, 0.22)
 GREY = (0.42, 0.45, 0.5)
 LIGHT = (0.93, 0.94, 0.96)
@@ -64,6 +70,8 @@ def _runs(text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
     latin = LATIN_BOLD if bold else LATIN_FONT
     chunk, font = "", None
     for char in text:
+        if not pdf_can_print(char):
+            char = "?"  # an empty box of the wrong width would overlap its neighbours
         f = _font_for(char, latin)
         # Narrow characters of the Japanese font each get a run of their own: see _advance.
         if chunk and (f != font or (f == JAPANESE_FONT and (_is_narrow(char) or _is_narrow(chunk[-1])))):
@@ -120,28 +128,52 @@ def draw_text(
     return width
 
 
-def wrap(text: str, size: float, width: float) -> list[str]:
-    """Break `text` into lines no wider than `width`: at spaces, or anywhere in Japanese (no spaces there)."""
+_NO_LINE_START = frozenset(
+    "、。，．・：；！？）」』】〉》ーぁぃぅぇぉっゃゅょァィゥェォッャュョ々…"
+)  # Japanese line-start rule
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """Break `text` into lines no wider than `width`: at spaces in Latin words, anywhere in Japanese (no spaces
+    there), except before a character Japanese never starts a line with (、。ー…)."""
     lines: list[str] = []
     line = ""
     for char in text:
         trial = line + char
-        if text_width(trial, size) <= width or not line:
+        if text_width(trial, size, bold) <= width or not line:
             line = trial
             continue
-        cut = line.rfind(" ") if " " in line and not char.isspace() else -1
+        # Only a Latin word is carried whole to the next line; next to Japanese, the break can be right here.
+        in_word = not char.isspace() and _is_narrow(char) and _is_narrow(line[-1])
+        cut = line.rfind(" ") if in_word else -1
         if char.isspace():
             lines.append(line)
             line = ""
         elif cut > 0:
             lines.append(line[:cut])
             line = line[cut + 1 :] + char
+        elif char in _NO_LINE_START and len(line) > 1:
+            lines.append(line[:-1])
+            line = line[-1] + char
         else:
             lines.append(line)
             line = char
     if line:
         lines.append(line)
     return lines
+
+
+def fit_text(
+    text: str, size: float, min_size: float, width: float, bold: bool = False
+) -> tuple[float, list[str]]:
+    """The largest size from `size` down to `min_size` (half points) at which `text` fits on one line of `width`;
+    if none does, `text` wrapped at `min_size`. Returns the size and the lines."""
+    trial = size
+    while trial >= min_size:
+        if text_width(text, trial, bold) <= width:
+            return trial, [text]
+        trial -= 0.5
+    return min_size, wrap(text, min_size, width, bold)
 
 
 def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float = DIE) -> None:
@@ -232,17 +264,31 @@ class _Writer:
         c, t, lay = self.c, self.t, self.layout
         top = lay.height - MARGIN
         c.setFillColorRGB(*INK)
-        draw_text(c, MARGIN, top - 6 * mm, self.ws.title, 16, bold=True)
         label = t["version"].format(version=version.label) if self.settings.versions > 1 else ""
+        title_width = lay.inner_width
         if label:
             w = text_width(label, 12, bold=True) + 6 * mm
             c.setLineWidth(1.2)
             c.roundRect(lay.width - MARGIN - w, top - 8 * mm, w, 9 * mm, 2 * mm)
             draw_text(c, lay.width - MARGIN - w / 2, top - 5 * mm, label, 12, bold=True, align="center")
+            title_width -= w + 5 * mm  # every line of the title stays clear of the version box
+        size, lines = fit_text(self.ws.title, TITLE_SIZE, TITLE_MIN_SIZE, title_width, bold=True)
+        y = top - 6 * mm
+        for i, line in enumerate(lines):
+            if i:
+                y -= size * LINE_SPACING
+            draw_text(c, MARGIN, y, line, size, bold=True)
         c.setFillColorRGB(*GREY)
-        draw_text(c, MARGIN, top - 12.5 * mm, t[f"level{self.settings.level}"], 10)
+        y -= 6.5 * mm
+        draw_text(c, MARGIN, y, t[self.ws.level_text], 10)
+        if self.ws.mixed:
+            # What each level allows, since every problem names only its level.
+            legend = "   ".join(t[f"level{n}"] for n in (1, 2, 3))
+            for line in wrap(legend, 9, lay.inner_width):
+                y -= 4.5 * mm
+                draw_text(c, MARGIN, y, line, 9)
         c.setFillColorRGB(*INK)
-        y = top - 16 * mm
+        y -= 3.5 * mm
         if not first:
             return y
         if self.settings.name_line:
@@ -287,6 +333,10 @@ class _Writer:
         # The number, in a circle at the top left.
         c.circle(x0 + 6.5 * mm, top - 6.5 * mm, 4 * mm)
         draw_text(c, x0 + 6.5 * mm, top - 8.2 * mm, str(problem.number), 12, bold=True, align="center")
+        if self.ws.mixed:
+            # The problem's own level under its number, in the strip left of the dice.
+            level = t["level_of"].format(level=problem.level)
+            draw_text(c, x0 + 6.5 * mm, top - 14.5 * mm, level, 7.5, bold=True, align="center")
         x = x0 + 14 * mm
         label_y = top - 4.5 * mm
         dice_y = label_y - 1.5 * mm - DIE
@@ -379,14 +429,18 @@ class _Writer:
 
     def key(self) -> None:
         c, t, lay = self.c, self.t, self.layout
-        columns = (  # (heading, x offset, align)
-            ("#", 0, "left"),
-            (t["target_dice"], 10 * mm, "left"),
-            (t["target_made"], 40 * mm, "left"),
-            (t["best_score"], 80 * mm, "right"),
-            (t["best_formula"], 86 * mm, "left"),
-            (t["solutions"], lay.inner_width, "right"),
-        )
+        mixed = self.ws.mixed
+        # (heading, x offset, align, bold); a mixed sheet has a level column, the target dice move right.
+        columns: list[tuple[str, float, str, bool]] = [
+            ("#", 0, "left", False),
+            (t["target_dice"], (24 if mixed else 10) * mm, "left", False),
+            (t["target_made"], (46 if mixed else 40) * mm, "left", True),
+            (t["best_score"], 80 * mm, "right", True),
+            (t["best_formula"], 86 * mm, "left", False),
+            (t["solutions"], lay.inner_width, "right", False),
+        ]
+        if mixed:
+            columns.insert(1, (t["level"], 9 * mm, "left", False))
         bottom = MARGIN + FOOTER
         page = 0
         y = 0.0
@@ -397,14 +451,23 @@ class _Writer:
                 self._key_footer(page)
                 c.showPage()
             page += 1
-            top = lay.height - MARGIN
+            y = lay.height - MARGIN - 6 * mm
             c.setFillColorRGB(*INK)
-            draw_text(c, MARGIN, top - 6 * mm, f"{t['answer_key']} — {self.ws.title}", 14, bold=True)
-            note = t["key_note_all"] if self.settings.level == 3 else t["key_note"]
+            title = f"{t['answer_key']} — {self.ws.title}"
+            size, lines = fit_text(title, KEY_TITLE_SIZE, KEY_TITLE_MIN_SIZE, lay.inner_width, bold=True)
+            for i, line in enumerate(lines):
+                if i:
+                    y -= size * LINE_SPACING
+                draw_text(c, MARGIN, y, line, size, bold=True)
             c.setFillColorRGB(*GREY)
-            draw_text(c, MARGIN, top - 12 * mm, t[f"level{self.settings.level}"] + "   " + note, 8.5)
+            y -= 2 * mm
+            # A mixed key has a level column: its note alone says what "best" means.
+            lead = "" if self.ws.mixed else t[self.ws.level_text] + "   "
+            for line in wrap(lead + t[self.ws.key_note], 8.5, lay.inner_width):
+                y -= 4 * mm
+                draw_text(c, MARGIN, y, line, 8.5)
             c.setFillColorRGB(*INK)
-            return top - 18 * mm
+            return y - 6 * mm
 
         y = new_page()
         for version in self.ws.versions:
@@ -423,12 +486,12 @@ class _Writer:
                     y = self._key_head(columns, y)
                 y -= KEY_ROW
                 k = problem.key
-                cells = (str(problem.number), " ".join(map(str, problem.roll.target_dice)), str(k.target),
-                         str(k.best_score), k.best_formula, str(k.solutions))  # fmt: skip
-                for (_, dx, align), cell in zip(columns, cells, strict=True):
-                    draw_text(
-                        c, MARGIN + dx, y + 2 * mm, cell, 10.5, bold=dx in (40 * mm, 80 * mm), align=align
-                    )
+                cells = [str(problem.number), " ".join(map(str, problem.roll.target_dice)), str(k.target),
+                         str(k.best_score), k.best_formula, str(k.solutions)]  # fmt: skip
+                if mixed:
+                    cells.insert(1, str(problem.level))
+                for (_, dx, align, bold), cell in zip(columns, cells, strict=True):
+                    draw_text(c, MARGIN + dx, y + 2 * mm, cell, 10.5, bold=bold, align=align)
                 c.setStrokeColorRGB(*LIGHT)
                 c.line(MARGIN, y, lay.width - MARGIN, y)
                 c.setStrokeColorRGB(*INK)
@@ -436,11 +499,11 @@ class _Writer:
         self._key_footer(page)
         c.showPage()
 
-    def _key_head(self, columns: tuple, y: float) -> float:
+    def _key_head(self, columns: list[tuple[str, float, str, bool]], y: float) -> float:
         c = self.c
         y -= KEY_ROW
         c.setFillColorRGB(*GREY)
-        for heading, dx, align in columns:
+        for heading, dx, align, _ in columns:
             draw_text(c, MARGIN + dx, y + 2 * mm, heading, 8.5, align=align)
         c.setFillColorRGB(*INK)
         c.setLineWidth(0.8)

@@ -2,8 +2,12 @@
 
 A worksheet is fully determined by its settings: version k of seed S draws its certified rolls from
 ``random.Random(f"{S}/v{k}")``, so printing the same settings again gives the same sheet, and the versions (for
-neighbouring desks) have different dice. Rolls whose best score is 0 (a bare number is a target) are skipped. This module builds the data and the texts; the HTML
-(suji.worksheet_html) and the PDF (suji.worksheet_pdf) only draw it. No Flask here.
+neighbouring desks) have different dice. On a mixed sheet the same stream also picks each problem's level. Rolls
+whose best score is 0 (a bare number is a target) are skipped. This module builds the data and the texts; the
+HTML (suji.worksheet_html) and the PDF (suji.worksheet_pdf) only draw it. No Flask here.
+
+Free text that reaches the PDF (the title, the seed) may only hold characters its built-in fonts can draw
+(`pdf_can_print`): anything else would print as an empty box, so the settings refuse it with a message naming it.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ PAPERS = ("a4", "letter")
 TARGET_MODES = ("list", "dice")  # print the six target numbers, or only the target dice
 YES_NO = ("yes", "no")
 VERSION_LABELS = "ABCDEF"  # one letter per version, printed on the sheet and in the key
+MIXED = "mixed"  # the level setting of a sheet whose problems each get a level 1, 2 or 3 from the seed
+Level = int | str  # 1, 2, 3 or MIXED
 
 LEVEL_NAMES = {
     1: N_("Level 1: + and −"),
     2: N_("Level 2: also × ÷ ×10 ×11 ×12"),
     3: N_("Level 3: also ² and √"),
+    MIXED: N_("Mixed levels: each problem's level is under its number"),
 }
 
 # Every text printed on a sheet, by key; `sheet_texts(lang)` translates them for the HTML and the PDF alike.
@@ -52,6 +59,8 @@ SHEET_TEXTS = {
     ),
     "instructions_nine": N_("A 6 may be read as 9 on every die."),
     "problem": N_("Problem {number}"),
+    "level": N_("Level"),
+    "level_of": N_("Level {level}"),
     "target_dice": N_("Target dice"),
     "targets": N_("Target numbers"),
     "number_dice": N_("Number dice"),
@@ -65,6 +74,10 @@ SHEET_TEXTS = {
         "Best score with the operators of this level. A pupil who also uses the other dice may score more."
     ),
     "key_note_all": N_("Best score with every die rolled."),
+    "key_note_mixed": N_(
+        "Best score with the operators of each problem's level. "
+        "At levels 1 and 2, a pupil who also uses the other dice may score more."
+    ),
     "best_score": N_("Best score"),
     "best_formula": N_("One best formula"),
     "solutions": N_("Solutions"),
@@ -77,11 +90,13 @@ SHEET_TEXTS = {
 ERROR_MESSAGES = {
     "count": N_("The number of problems must be a whole number from {low} to {high}."),
     "versions": N_("The number of versions must be a whole number from {low} to {high}."),
-    "level": N_("The level must be 1, 2 or 3."),
+    "level": N_("The level must be 1, 2, 3 or mixed."),
     "paper": N_("The paper must be A4 or Letter."),
     "lang": N_("The language of the sheet must be Japanese or English."),
     "seed": N_("The seed must be at most {high} characters, without control characters."),
     "title": N_("The title must be at most {high} characters, without control characters."),
+    "title_font": N_("The PDF cannot print {chars} in the title. Please use other characters."),
+    "seed_font": N_("The PDF cannot print {chars} in the seed. Please use other characters."),
     "targets": N_("Choose whether to print the target numbers or only the target dice."),
     "yes_no": N_("Choose yes or no."),
 }
@@ -92,7 +107,7 @@ class Settings:
     """What a teacher chooses; hashable, so built worksheets can be cached by their settings."""
 
     count: int = 10
-    level: int = 1
+    level: Level = 1  # 1, 2, 3 or MIXED
     seed: str = ""
     lang: str = DEFAULT_LANGUAGE
     paper: str = "a4"
@@ -120,7 +135,10 @@ class SettingsError:
     params: dict = field(default_factory=dict)
 
     def text(self, lang: str) -> str:
-        return translate(self.message, lang, **self.params)
+        params = dict(self.params)
+        if "chars" in params:
+            params["chars"] = _quote_chars(params["chars"], lang)
+        return translate(self.message, lang, **params)
 
 
 def new_seed() -> str:
@@ -128,12 +146,64 @@ def new_seed() -> str:
     return f"{secrets.randbelow(900000) + 100000}"
 
 
+# Characters the PDF's Japanese font (HeiseiKakuGo-W5, Adobe-Japan1 through the UniJIS-UCS2-H CMap) has beyond
+# Windows Japanese (cp932): the long vowels of romanised Japanese ("Sūji") and a few symbols teachers like.
+# tests/test_worksheets.py checks each against the CMap when poppler-data is installed.
+_JAPANESE_FONT_EXTRAS = frozenset("ĀāĒēĪīŌōŪūǍǎǏǐǑǒǓǔ‼⁉↔↕⇦⇧⇨⇩▶▷◀◁☀☁☂☃☎♠♡♢♣♤♥♦♧♨♩♬✂❶❷❸❹❺❻❼❽❾⅓⅔")
+_SYMBOL_FONT_CHARS = frozenset("−√")  # drawn with the Symbol font: Helvetica's encoding lacks them
+
+
+def _encodes(char: str, codec: str) -> bool:
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=4096)
+def pdf_can_print(char: str) -> bool:
+    """Whether the PDF's built-in fonts can draw `char`: Helvetica (cp1252), Symbol (− √), or the Japanese font.
+
+    The Japanese font is not embedded: viewers draw it with their own Adobe-Japan1 font, reached through a
+    2-byte CMap, so only Basic Multilingual Plane characters that the CMap maps will print. cp932 (every
+    character of Japanese Windows) is a safe subset of it; emoji, hangul or simplified Chinese are not in it.
+    """
+    if len(char) != 1 or unicodedata.category(char).startswith("C"):
+        return False
+    return (
+        _encodes(char, "cp1252")
+        or char in _SYMBOL_FONT_CHARS
+        or char in _JAPANESE_FONT_EXTRAS
+        or _encodes(char, "cp932")
+    )
+
+
+def unprintable_chars(text: str) -> list[str]:
+    """The distinct characters of `text` the PDF cannot draw, in order of appearance."""
+    return list(dict.fromkeys(c for c in text if not pdf_can_print(c)))
+
+
+def _quote_chars(chars: list[str], lang: str) -> str:
+    """The characters for a message: each in quotes, with its code point when it cannot be seen (a space)."""
+    shown = []
+    for char in chars:
+        visible = not unicodedata.category(char).startswith(("Z", "M", "C"))
+        text = char if visible else f"U+{ord(char):04X}"
+        shown.append(f"「{text}」" if lang == "ja" else f"“{text}”")
+    return ("" if lang == "ja" else ", ").join(shown)
+
+
 def _clean_text(value: str) -> str | None:
-    """`value` with outer spaces removed, or None when it holds control characters (newlines, NUL…)."""
-    text = value.strip()
+    """`value` with outer spaces removed, or None when it holds control characters (newlines, NUL…).
+
+    The text is NFC-normalised, so that an accent typed as a separate mark (e + ´) is one printable letter.
+    """
+    text = unicodedata.normalize("NFC", value).strip()
     if any(unicodedata.category(c).startswith("C") for c in text):
         return None
-    return text
+    # Thin, en or em spaces (pasted from a word processor) print as a plain space rather than be refused.
+    return "".join(" " if unicodedata.category(c) == "Zs" and not pdf_can_print(c) else c for c in text)
 
 
 def _whole(value: str, low: int, high: int) -> int | None:
@@ -170,7 +240,7 @@ def parse_settings(
                 values[name] = number
     raw = get("level")
     if raw is not None:
-        level = _whole(raw, min(LEVELS), max(LEVELS))
+        level: Level | None = MIXED if raw.strip().lower() == MIXED else _whole(raw, min(LEVELS), max(LEVELS))
         if level is None:
             errors.append(SettingsError("level", ERROR_MESSAGES["level"]))
         else:
@@ -188,6 +258,10 @@ def parse_settings(
             text = _clean_text(raw)
             if text is None or len(text) > high:
                 errors.append(SettingsError(name, ERROR_MESSAGES[name], {"high": high}))
+            elif bad := unprintable_chars(text):
+                # Refused rather than dropped: the teacher sees at once what will not print, and the HTML
+                # and the PDF of one URL keep showing the same title.
+                errors.append(SettingsError(name, ERROR_MESSAGES[f"{name}_font"], {"chars": bad}))
             else:
                 values[name] = text
     for name, attr in (("name", "name_line"), ("key", "key")):
@@ -213,15 +287,17 @@ class KeyEntry:
 
 @dataclass(frozen=True)
 class SheetProblem:
-    """One numbered problem on a sheet: its dice and its key."""
+    """One numbered problem on a sheet: its level (the sheet's, or its own on a mixed sheet), dice and key."""
 
     number: int
     roll: Roll
     key: KeyEntry
+    level: int = 1
 
     def to_dict(self) -> dict:
         return {
             "number": self.number,
+            "level": self.level,
             "target_dice": list(self.roll.target_dice),
             "number_dice": list(self.roll.number_dice),
             "operator_dice": list(self.roll.operator_dice),
@@ -253,6 +329,23 @@ class Worksheet:
     versions: tuple[Version, ...]
 
     @property
+    def mixed(self) -> bool:
+        """Whether each problem has its own level (shown on the sheet and in the key)."""
+        return self.settings.level == MIXED
+
+    @property
+    def level_text(self) -> str:
+        """The key of the level line in `sheet_texts` (level1 … level3, levelmixed)."""
+        return f"level{self.settings.level}"
+
+    @property
+    def key_note(self) -> str:
+        """The key of the answer key's note in `sheet_texts`: what "best" means at this sheet's level."""
+        if self.mixed:
+            return "key_note_mixed"
+        return "key_note_all" if self.settings.level == 3 else "key_note"
+
+    @property
     def title(self) -> str:
         return self.settings.title or translate(SHEET_TEXTS["default_title"], self.settings.lang)
 
@@ -275,19 +368,21 @@ def version_seed(seed: str, index: int) -> str:
 
 
 @lru_cache(maxsize=128)
-def _version_problems(count: int, level: int, seed: str) -> tuple[SheetProblem, ...]:
+def _version_problems(count: int, level: Level, seed: str) -> tuple[SheetProblem, ...]:
     # Cached: the print view, the PDF and the JSON of one sheet are often asked for one after the other.
     rng = random.Random(seed)
     problems: list[SheetProblem] = []
     while len(problems) < count:
-        problem = certified_roll(level, rng)
+        # A mixed sheet draws each problem's level from the same stream as its dice: the seed fixes both.
+        problem_level = rng.choice(LEVELS) if level == MIXED else int(level)
+        problem = certified_roll(problem_level, rng)
         top = problem.solution.top
         assert top is not None  # certified: at least one target is reachable at this level
         if top.score == 0:
             # Only a bare number makes a target (236 from 2 3 6): nothing to practise, so roll again.
             continue
         key = KeyEntry(top.target, top.score, top.formula, tuple(top.tokens), top.solutions)
-        problems.append(SheetProblem(len(problems) + 1, problem.roll, key))
+        problems.append(SheetProblem(len(problems) + 1, problem.roll, key, problem_level))
     return tuple(problems)
 
 
@@ -306,7 +401,7 @@ def build_worksheet(settings: Settings) -> Worksheet:
 def sheet_texts(lang: str) -> dict[str, str]:
     """Every fixed text of a sheet in `lang`, placeholders left in for the caller (str.format)."""
     texts = {key: translate(msg, lang) for key, msg in SHEET_TEXTS.items()}
-    texts.update({f"level{n}": translate(msg, lang) for n, msg in LEVEL_NAMES.items()})
+    texts.update({f"level{n}": translate(msg, lang) for n, msg in LEVEL_NAMES.items()})  # level1 … levelmixed
     # Japanese sentences follow each other without a space.
     texts["sentence_gap"] = "" if lang == "ja" else " "
     return texts

@@ -63,18 +63,21 @@ def test_a_full_url_shows_the_links_and_keeps_the_values(client):
         ("count=0", "from 1 to 40", "1 から 40"),
         ("count=abc", "from 1 to 40", "1 から 40"),
         ("versions=9", "from 1 to 6", "1 から 6"),
-        ("level=5", "1, 2 or 3", "1、2、3"),
+        ("level=5", "1, 2, 3 or mixed", "1、2、3、mixed"),
         ("paper=b5", "A4 or Letter", "A4 かレター"),
         ("lang=de", "Japanese or English", "日本語か英語"),
         ("seed=" + "x" * 41, "at most 40 characters", "40 文字以内"),
         ("seed=a%0Ab", "at most 40 characters", "40 文字以内"),
         ("title=" + "t" * 61, "at most 60 characters", "60 文字以内"),
         ("key=perhaps", "yes or no", "「はい」か「いいえ」"),
+        (
+            "title=Quiz%F0%9F%98%80",
+            "cannot print “😀” in the title",
+            "タイトルの「😀」は PDF に印刷できません",
+        ),
     ],
 )
-@pytest.mark.parametrize(
-    "path", ["/worksheets/", "/worksheets/print", "/worksheets/sheet.pdf", "/worksheets/sheet.json"]
-)
+@pytest.mark.parametrize("path", ["/worksheets/", "/worksheets/print", "/worksheets/sheet.pdf"])
 def test_bad_settings_reshow_the_form_with_a_message(client, query, message_en, message_ja, path):
     for lang, message in (("en", message_en), ("ja", message_ja)):
         response = get(client, f"{path}?{query}", lang)
@@ -84,6 +87,54 @@ def test_bad_settings_reshow_the_form_with_a_message(client, query, message_en, 
         assert 'role="alert"' in html and message in html
         assert 'aria-invalid="true"' in html
         assert '<form class="ws-form' in html
+
+
+@pytest.mark.parametrize(
+    ("query", "fields", "message_en", "message_ja"),
+    [
+        ("count=0", ["count"], "The number of problems must be a whole number from 1 to 40.", "1 から 40"),
+        ("level=mix", ["level"], "The level must be 1, 2, 3 or mixed.", "1、2、3、mixed"),
+        ("title=%F0%9F%8C%B8", ["title"], "The PDF cannot print “🌸” in the title. Please use other characters.",
+         "タイトルの「🌸」は PDF に印刷できません"),
+        ("count=99&paper=b5", ["count", "paper"],
+         "The number of problems must be a whole number from 1 to 40. The paper must be A4 or Letter.",
+         "40 までの整数にしてください。用紙は A4 かレターにしてください。"),
+    ],
+)  # fmt: skip
+def test_bad_settings_of_the_json_are_a_json_error(client, query, fields, message_en, message_ja):
+    for lang, message in (("en", message_en), ("ja", message_ja)):
+        response = get(client, f"/worksheets/sheet.json?seed=s&{query}", lang)
+        assert response.status_code == 400
+        assert response.mimetype == "application/json"
+        error = response.get_json()["error"]
+        assert error["code"] == "bad_settings" and error["fields"] == fields
+        assert message in error["message"]
+
+
+def test_the_json_error_follows_the_language_cookie(client):
+    client.set_cookie("suji_lang", "en")  # chosen on the site: wins over the browser
+    error = get(client, "/worksheets/sheet.json?count=0", "ja").get_json()["error"]
+    assert error["message"].startswith("The number of problems")
+
+
+def test_mixed_level_on_the_form_and_in_the_sheet(client):
+    form = get(client, "/worksheets/", "ja").get_data(as_text=True)
+    assert '<option value="mixed">ミックス: レベル1・2・3 を1枚に</option>' in form
+    query = "count=6&level=mixed&seed=mx&lang=ja&paper=a4&versions=1&targets=list&title=&name=yes&key=yes"
+    ready = get(client, f"/worksheets/?{query}", "ja").get_data(as_text=True)
+    assert '<option value="mixed" selected>' in ready and "/worksheets/print?count=6&amp;level=mixed" in ready
+    ws = build_worksheet(Settings(count=6, level="mixed", seed="mx", lang="ja"))
+    html = get(client, f"/worksheets/print?{query}").get_data(as_text=True)
+    assert "レベルミックス" in html
+    assert re.findall(r'class="ws-problem-level">レベル(\d)<', html) == [
+        str(p.level) for p in ws.versions[0].problems
+    ]
+    pdf = get(client, f"/worksheets/sheet.pdf?{query}")
+    assert pdf.status_code == 200
+    assert pdf.headers["Content-Disposition"] == 'attachment; filename="suji-worksheet-Lmixed-mx.pdf"'
+    data = get(client, f"/worksheets/sheet.json?{query}").get_json()
+    assert data == ws.to_dict() and data["settings"]["level"] == "mixed"
+    assert [p["level"] for p in data["versions"][0]["problems"]] == [p.level for p in ws.versions[0].problems]
 
 
 def test_several_errors_at_once_and_the_typed_value_is_kept(client):

@@ -5,19 +5,24 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from suji import worksheets
 from suji.cli import main
 from suji.scoring import check
-from suji.solver import LEVEL_OPERATORS
+from suji.solver import LEVEL_OPERATORS, solve
 from suji.worksheet_html import worksheet_html
-from suji.worksheets import Settings, build_worksheet, parse_settings, sheet_texts
+from suji.worksheets import Settings, build_worksheet, parse_settings, pdf_can_print, sheet_texts
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
 pytest.importorskip("reportlab", reason="reportlab is not installed")
-from suji.worksheet_pdf import worksheet_pdf  # noqa: E402
+from suji.worksheet_pdf import MARGIN, PAPER_SIZES, fit_text, text_width, worksheet_pdf, wrap  # noqa: E402
+
+# The CMap through which PDF viewers reach the Japanese font (poppler-data has it; Acrobat has its own copy).
+UNIJIS_CMAP = Path("/usr/share/poppler/cMap/Adobe-Japan1/UniJIS-UCS2-H")
 
 
 def fresh(settings: Settings) -> worksheets.Worksheet:
@@ -50,12 +55,20 @@ def test_defaults_and_good_values():
     assert parse_settings(settings.query())[0] == settings  # the URL keeps every setting
 
 
+@pytest.mark.parametrize("raw", ["mixed", " Mixed ", "MIXED"])
+def test_mixed_level_is_a_setting_the_url_keeps(raw):
+    settings, errors = parse_settings({"level": raw})
+    assert errors == [] and settings.level == "mixed"
+    assert settings.query()["level"] == "mixed"
+    assert parse_settings(settings.query())[0] == settings
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [
         ({"count": "0"}, "count"), ({"count": "41"}, "count"), ({"count": "abc"}, "count"), ({"count": "-3"}, "count"),
         ({"count": "1e3"}, "count"), ({"count": "99999999999"}, "count"), ({"versions": "7"}, "versions"),
-        ({"level": "4"}, "level"), ({"level": ""}, "level"), ({"paper": "b5"}, "paper"), ({"lang": "fr"}, "lang"),
+        ({"level": "4"}, "level"), ({"level": ""}, "level"), ({"level": "mix"}, "level"), ({"paper": "b5"}, "paper"), ({"lang": "fr"}, "lang"),
         ({"seed": "x" * 41}, "seed"), ({"seed": "a\nb"}, "seed"), ({"title": "t" * 61}, "title"),
         ({"title": "a\x00b"}, "title"), ({"targets": "all"}, "targets"), ({"key": "maybe"}, "key"),
     ],
@@ -74,6 +87,87 @@ def test_error_messages_name_the_limits():
         "The number of problems must be a whole number from 1 to 40.",
         "The seed must be at most 40 characters, without control characters.",
     ]
+
+
+def test_the_level_message_offers_mixed():
+    _, errors = parse_settings({"level": "4"})
+    assert errors[0].text("en") == "The level must be 1, 2, 3 or mixed."
+    assert "1、2、3、mixed（ミックス）" in errors[0].text("ja")
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "shown_en", "shown_ja"),
+    [
+        ({"title": "Quiz 😀 time"}, "title", "“😀”", "「😀」"),
+        ({"title": "3年2組😀さんすう🌸😀"}, "title", "“😀”, “🌸”", "「😀」「🌸」"),  # each character once
+        ({"title": "수학 시간"}, "title", "“수”, “학”, “시”, “간”", "「수」「학」「시」「간」"),
+        # Simplified Chinese: not in the Japanese font.
+        ({"title": "数学练习"}, "title", "“练”, “习”", "「练」「习」"),
+        ({"seed": "class🎲1"}, "seed", "“🎲”", "「🎲」"),
+        ({"title": "x\u20ddy"}, "title", "“U+20DD”", "「U+20DD」"),  # a mark that cannot be seen alone
+    ],
+)
+def test_characters_the_pdf_cannot_draw_are_refused_by_name(params, field, shown_en, shown_ja):
+    settings, errors = parse_settings(params)
+    assert [e.field for e in errors] == [field]
+    assert getattr(settings, field) == ""  # the bad text is not used
+    assert (
+        errors[0].text("en")
+        == f"The PDF cannot print {shown_en} in the {field}. Please use other characters."
+    )
+    assert shown_ja in errors[0].text("ja") and "PDF に印刷できません" in errors[0].text("ja")
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        (
+            "Sūji de Asobo ♥",
+            "Sūji de Asobo ♥",
+        ),  # the long vowels of romaji and a heart are in the Japanese font
+        ("Café — ½ × ÷ ²", "Café — ½ × ÷ ²"),  # Helvetica's own characters
+        ("4年2組　①②③ ～〜 ㈱ 髙橋", "4年2組　①②③ ～〜 ㈱ 髙橋"),  # Japanese Windows and Mac input
+        ("Cafe\u0301", "Café"),  # an accent typed as a separate mark joins its letter
+        ("a\u2003b\u2009c", "a b c"),  # em and thin spaces become plain spaces
+        ("√2 − 1", "√2 − 1"),  # the Symbol font's two characters
+    ],
+)
+def test_printable_titles_are_accepted(raw, kept):
+    settings, errors = parse_settings({"title": raw})
+    assert errors == []
+    assert settings.title == kept
+
+
+def test_pdf_can_print_matches_the_fonts():
+    assert all(pdf_can_print(c) for c in "Aé×²−√あア漢ー、。「」①～ūŪ♥")
+    assert not any(pdf_can_print(c) for c in "😀🌸한练\x00\u200b\ue000")
+
+
+@pytest.mark.skipif(not UNIJIS_CMAP.exists(), reason="poppler-data's UniJIS-UCS2-H CMap is not installed")
+def test_every_character_sent_to_the_japanese_font_is_in_its_cmap():
+    # A character the CMap does not map prints as an empty box: check the whole accepted set against it.
+    text = UNIJIS_CMAP.read_text(encoding="latin-1")
+    mapped: set[int] = set()
+    for block in re.findall(r"begincidrange(.*?)endcidrange", text, re.S):
+        for low, high, _ in re.findall(r"<([0-9a-f]+)>\s*<([0-9a-f]+)>\s*(\d+)", block):
+            mapped.update(range(int(low, 16), int(high, 16) + 1))
+    for block in re.findall(r"begincidchar(.*?)endcidchar", text, re.S):
+        mapped.update(int(code, 16) for code, _ in re.findall(r"<([0-9a-f]+)>\s*(\d+)", block))
+    japanese_font = [
+        chr(cp)
+        for cp in range(0x20, 0x10000)
+        if pdf_can_print(chr(cp)) and chr(cp) not in "−√" and not _encodes_cp1252(chr(cp))
+    ]
+    assert len(japanese_font) > 7000
+    assert [c for c in japanese_font if ord(c) not in mapped] == []
+
+
+def _encodes_cp1252(char: str) -> bool:
+    try:
+        char.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def test_every_sheet_text_is_translated():
@@ -127,6 +221,30 @@ def test_every_key_is_made_by_check_with_its_score(level):
             assert operators <= LEVEL_OPERATORS[level]
 
 
+def test_mixed_sheet_levels_come_from_the_seed_and_each_problem_is_certified_at_its_level():
+    settings = Settings(count=12, level="mixed", seed="mixed", versions=2)
+    ws = fresh(settings)
+    assert fresh(settings).to_dict() == ws.to_dict()  # the levels as well as the dice
+    levels = [p.level for v in ws.versions for p in v.problems]
+    assert set(levels) == {1, 2, 3}  # 24 problems: every level turns up
+    assert [p.level for p in fresh(replace(settings, seed="mixed2")).versions[0].problems] != levels[:12]
+    for version in ws.versions:
+        for p in version.problems:
+            best = solve(p.roll, LEVEL_OPERATORS[p.level]).top
+            assert best is not None and best.score == p.key.best_score > 0  # certified at its own level
+            assert {t for t in p.key.tokens if not t.isdigit()} <= LEVEL_OPERATORS[p.level]
+            assert check(p.key.best_formula, p.roll).score == p.key.best_score
+            if p.level == 3:
+                assert {"²", "√"} & set(p.roll.operator_dice)  # as a level-3 drill: something new to use
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_a_single_level_sheet_gives_every_problem_that_level(level):
+    ws = build_worksheet(Settings(count=5, level=level, seed="one-level"))
+    assert {p.level for p in ws.versions[0].problems} == {level}
+    assert all(p["level"] == level for p in ws.to_dict()["versions"][0]["problems"])
+
+
 def test_json_lists_dice_and_key():
     data = build_worksheet(Settings(count=2, level=1, seed="json", versions=2)).to_dict()
     assert data["settings"]["seed"] == "json"
@@ -135,6 +253,12 @@ def test_json_lists_dice_and_key():
     assert set(problem["key"]) >= {"best_score", "best_formula", "solutions", "target"}
     assert len(problem["target_dice"]) == 3 and len(problem["number_dice"]) == 5
     assert len(problem["operator_dice"]) == 4
+    mixed = build_worksheet(Settings(count=6, level="mixed", seed="json")).to_dict()
+    assert mixed["settings"]["level"] == "mixed"
+    assert [p["level"] for p in mixed["versions"][0]["problems"]] == [
+        p.level for p in build_worksheet(Settings(count=6, level="mixed", seed="json")).versions[0].problems
+    ]
+    assert {p["level"] for p in mixed["versions"][0]["problems"]} <= {1, 2, 3}
 
 
 # ---- PDF -----------------------------------------------------------------------------------------------------
@@ -185,6 +309,89 @@ def test_pdf_only_target_dice_leaves_the_numbers_out():
     assert "3-digitnumbers" in text
 
 
+def test_pdf_of_a_mixed_sheet_shows_each_problem_level_and_a_level_column_in_the_key():
+    ws = build_worksheet(Settings(count=5, level="mixed", seed="mixpdf", lang="ja"))
+    pages = pdf_pages(worksheet_pdf(ws))
+    assert len(pages) == 2
+    sheet, key = squeeze(pages[0]), squeeze(pages[1])
+    assert "レベルミックス" in sheet
+    assert all(f"レベル{n}:" in sheet for n in (1, 2, 3))  # what each level allows
+    problems = ws.versions[0].problems
+    for p in problems:
+        numbers = "".join(map(str, p.roll.number_dice))
+        # The number, its level, then the dice: the label sits in the problem's box.
+        assert re.search(rf"{p.number}レベル{p.level}お題ダイス.*?{numbers}", sheet)
+    assert "#レベルお題ダイス" in key
+    for p in problems:
+        assert (
+            f"{p.number}{p.level}{''.join(map(str, p.roll.target_dice))}{p.key.target}{p.key.best_score}"
+            in key
+        )
+    assert "それぞれの問題のレベル" in key
+
+
+def _title_runs(data: bytes, page: int = 0) -> list[tuple[str, float, float, float]]:
+    """The bold text runs at the top of a page (text, x, y, size): the title and the version label."""
+    runs: list[tuple[str, float, float, float]] = []
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    top = float(reader.pages[page].mediabox.height) - MARGIN
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.strip() and tm[5] > top - 20 * 2.835 and size >= 11:
+            runs.append((text.strip(), tm[4], tm[5], size))
+
+    reader.pages[page].extract_text(visitor_text=visit)
+    return runs
+
+
+@pytest.mark.parametrize(("paper", "lang"), [("a4", "ja"), ("letter", "en")])
+def test_a_long_title_fits_the_page_clear_of_the_version_box(paper, lang):
+    title = "あ" * 60
+    ws = build_worksheet(Settings(count=3, seed="long", lang=lang, paper=paper, versions=2, title=title))
+    data = worksheet_pdf(ws)
+    width = PAPER_SIZES[paper][0]
+    label = sheet_texts(lang)["version"].format(version="A")
+    box_left = width - MARGIN - (text_width(label, 12, bold=True) + 6 * 2.835)
+    runs = [r for r in _title_runs(data) if "あ" in r[0]]
+    assert "".join(r[0] for r in runs) == title  # all of it, on two lines
+    assert len({r[2] for r in runs}) == 2
+    for text, x, _, size in runs:
+        assert 12 <= size <= 16
+        assert x + text_width(text, size, bold=True) < box_left - 4 * 2.835
+    # The header grew: the level line is below the title's second line.
+    pages = pdf_pages(data)
+    assert len(pages) == 3
+    key_runs = [r for r in _title_runs(data, page=2) if "あ" in r[0]]
+    for text, x, _, size in key_runs:
+        assert x + text_width(text, size, bold=True) <= width - MARGIN + 0.01
+    assert "".join(r[0] for r in key_runs).count("あ") == 60
+
+
+def test_a_title_that_almost_fits_is_set_smaller_not_wrapped():
+    text = "Practice 4-2: making targets with every die rolled this week"
+    size, lines = fit_text(text, 16, 12, 140 * 2.835, bold=True)
+    assert lines == [text] and 12 <= size < 16
+    assert text_width(text, size, bold=True) <= 140 * 2.835
+
+
+def test_wrap_breaks_latin_at_spaces_and_japanese_anywhere_but_before_punctuation():
+    assert wrap("Answer key — " + "あ" * 20, 10, 120)[0].startswith("Answer key — あ")  # no gap at the space
+    words = "one two three four five six seven"
+    lines = wrap(words, 10, 60)
+    assert len(lines) > 1 and " ".join(lines) == words  # broken at spaces only, no word cut
+    assert all(text_width(line, 10) <= 60 for line in lines)
+    lines = wrap("あいうえおかきくけこ。さしすせそ", 10, 100)  # ten characters a line
+    assert lines == ["あいうえおかきくけ", "こ。さしすせそ"]  # 。never starts a line
+    assert all(text_width(line, 10) <= 100 for line in lines)
+
+
+def test_pdf_draws_a_question_mark_for_a_character_no_font_has():
+    # The settings refuse such text; a Worksheet built by hand still gets a clean PDF, not overlapping boxes.
+    ws = build_worksheet(Settings(count=1, seed="emoji", lang="en", title="Quiz 😀 time", key=False))
+    text = pdf_pages(worksheet_pdf(ws))[0]
+    assert "Quiz ? time" in text and "😀" not in text
+
+
 # ---- HTML ----------------------------------------------------------------------------------------------------
 
 
@@ -199,6 +406,30 @@ def test_html_has_each_problem_page_breaks_and_no_navigation_on_paper():
     assert "ws-toolbar" not in html.split("</head>")[1]  # no toolbar without links
     for p in ws.versions[1].problems:
         assert p.key.best_formula in html
+
+
+def test_html_of_a_mixed_sheet_labels_each_problem_and_the_key():
+    ws = build_worksheet(Settings(count=4, level="mixed", seed="mixhtml", lang="en"))
+    html = worksheet_html(ws)
+    problems = ws.versions[0].problems
+    labels = re.findall(r'<span class="ws-problem-level">Level (\d)</span>', html)
+    assert labels == [str(p.level) for p in problems]
+    assert "Mixed levels: each problem&#39;s level is under its number" in html
+    assert '<th scope="col">Level</th>' in html
+    for p in problems:
+        assert f'<td>{p.number}</td><td class="ws-key-level">{p.level}</td>' in html
+    assert "each problem&#39;s level. At levels 1 and 2" in html
+    single = worksheet_html(build_worksheet(Settings(count=2, level=2, seed="mixhtml", lang="en")))
+    assert (
+        "ws-problem-level" not in single.split("</style>")[1]
+        and "ws-key-level" not in single.split("</style>")[1]
+    )
+
+
+def test_html_title_wraps_on_paper():
+    css = worksheet_html(build_worksheet(Settings(count=1, seed="css"))).split("</style>")[0]
+    rule = re.search(r"\.ws-title \{([^}]*)\}", css)
+    assert rule and "overflow-wrap: anywhere" in rule.group(1) and "min-width: 0" in rule.group(1)
 
 
 # ---- CLI -----------------------------------------------------------------------------------------------------
@@ -223,8 +454,30 @@ def test_cli_json_pdf_and_html(tmp_path, capsys):
     assert '<html lang="ja">' in text and "答え" not in text.split("<main")[1]
 
 
+def test_cli_mixed_level(tmp_path, capsys):
+    out = tmp_path / "mixed.json"
+    assert (
+        main(["worksheet", "--count", "6", "--level", "mixed", "--seed", "m", "--lang", "en", "-o", str(out)])
+        == 0
+    )
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["settings"]["level"] == "mixed"
+    assert data == build_worksheet(Settings(count=6, level="mixed", seed="m", lang="en")).to_dict()
+    assert all(p["level"] in (1, 2, 3) for p in data["versions"][0]["problems"])
+    pdf = tmp_path / "mixed.pdf"
+    assert (
+        main(["worksheet", "--count", "2", "--level", "mixed", "--seed", "m", "--lang", "ja", "-o", str(pdf)])
+        == 0
+    )
+    assert "レベルミックス" in squeeze(pdf_pages(pdf.read_bytes())[0])
+
+
 def test_cli_bad_settings_exit_2_with_a_message(capsys):
     assert main(["worksheet", "--count", "41", "--lang", "ja"]) == 2
     assert "1 から 40" in capsys.readouterr().err
+    assert main(["worksheet", "--title", "Quiz 😀", "--lang", "en"]) == 2
+    assert "The PDF cannot print “😀” in the title" in capsys.readouterr().err
+    assert main(["worksheet", "--level", "4", "--lang", "en"]) == 2
+    assert "1, 2, 3 or mixed" in capsys.readouterr().err
     assert main(["worksheet", "--paper", "b5", "--lang", "en"]) == 2
     assert "A4 or Letter" in capsys.readouterr().err

@@ -1,14 +1,16 @@
 """Worksheet pages: the settings form, the print view, the PDF and the JSON of a sheet.
 
 Everything a sheet needs is in its URL (a GET query string), so a teacher can bookmark or share it: the same URL
-always gives the same dice. A URL without a seed is sent on to the same URL with a new one.
+always gives the same dice. A URL without a seed is sent on to the same URL with a new one. Bad settings show
+the form again with the messages (status 400), except for the JSON, which answers like the API:
+{"error": {"code": "bad_settings", "message", "fields"}} in the page's language.
 """
 
 from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from suji.web.i18n import select_locale
 from suji.worksheet_html import worksheet_html
@@ -112,12 +114,24 @@ def json() -> tuple[str, int] | Response:
     """The sheet as JSON: for each version and problem the dice and the key (as `suji worksheet --format json`)."""
     settings, errors = _read()
     if errors:
-        return _form(settings, errors, 400)
+        return _json_error(errors)
     if not settings.seed:
         return _with_seed("worksheets.json", settings)
-    from flask import jsonify
-
     return jsonify(build_worksheet(settings).to_dict())
+
+
+def _json_error(errors: list[SettingsError]) -> Response:
+    """Status 400 and the API's error body: every message in one text, and the fields they are about."""
+    lang = select_locale()
+    gap = "" if lang == "ja" else " "  # Japanese sentences follow each other without a space
+    body = {
+        "code": "bad_settings",
+        "message": gap.join(e.text(lang) for e in errors),
+        "fields": [e.field for e in errors],
+    }
+    response = jsonify({"error": body})
+    response.status_code = 400
+    return response
 
 
 def download_name(settings: Settings, ext: str) -> str:
