@@ -120,3 +120,37 @@ def test_the_print_button_opens_the_print_dialog(server, browser):
     page.click("button[data-print]")
     assert page.locator("body").get_attribute("data-printed") == "yes"
     assert errors == []
+
+
+def test_mixed_sheet_with_a_long_title_in_the_print_view(server, browser):
+    expect = sync_api.expect
+    page, errors = new_page(browser, 1280, "ja-JP")
+    title = "Wortschatzübungsblattfürdiemathematikstundeamfreitagnachmitt"  # 60 letters, no place to break
+    page.goto(f"{server}/worksheets/print?count=4&level=mixed&seed=wide&lang=ja&versions=2&title={title}")
+    expect(page.locator(".ws-problem")).to_have_count(8)
+    expect(page.locator(".ws-problem-level")).to_have_count(8)
+    # Every label reads レベル1, 2 or 3, under its number and left of the dice.
+    for i in range(8):
+        problem = page.locator(".ws-problem").nth(i)
+        label, number = problem.locator(".ws-problem-level"), problem.locator(".ws-number")
+        assert label.inner_text() in ("レベル1", "レベル2", "レベル3")
+        label_box, number_box = label.bounding_box(), number.bounding_box()
+        die_box = problem.locator("svg.ws-die").first.bounding_box()
+        assert label_box and number_box and die_box
+        assert label_box["y"] >= number_box["y"] + number_box["height"] - 1
+        assert label_box["x"] + label_box["width"] <= die_box["x"] + 1
+    # The long title wraps inside the sheet and leaves the version box alone.
+    sheet = page.locator(".ws-sheet").first
+    heading, version = sheet.locator("h1"), sheet.locator(".ws-version")
+    sheet_box, heading_box, version_box = sheet.bounding_box(), heading.bounding_box(), version.bounding_box()
+    assert sheet_box and heading_box and version_box
+    assert heading_box["x"] + heading_box["width"] <= version_box["x"]
+    assert heading.evaluate("h => h.scrollWidth <= h.clientWidth + 1")
+    assert heading_box["height"] > 40  # two lines
+    shot(page, "worksheets-print-mixed-long-title-1280-ja")
+    page.emulate_media(media="print")
+    pdf = pypdf.PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
+    (SHOTS / "worksheets-print-mixed-ja.pdf").write_bytes(page.pdf(prefer_css_page_size=True))
+    texts = ["".join(p.extract_text().split()) for p in pdf.pages]
+    assert len(texts) == 3 and "レベルミックス" in texts[0] and "レベル" in texts[2]
+    assert errors == []
