@@ -15,7 +15,16 @@ from babel.messages.frontend import CommandLineInterface
 from suji.i18n import LANGUAGES
 from suji.resources import resource_dir
 
-KEYWORDS = ["N_", "_", "gettext", "lazy_gettext", "ngettext:1,2", "lazy_ngettext:1,2", "pgettext:1c,2"]
+KEYWORDS = [
+    "N_",
+    "NP_:1,2",
+    "_",
+    "gettext",
+    "lazy_gettext",
+    "ngettext:1,2",
+    "lazy_ngettext:1,2",
+    "pgettext:1c,2",
+]
 
 
 def _pybabel(*args: str) -> None:

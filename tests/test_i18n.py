@@ -33,7 +33,9 @@ def table(catalog) -> dict:
     """msgid → translation(s), the part of a catalog that gettext reads."""
     # Plural messages have tuple ids and lists of strings: make both hashable and comparable.
     return {
-        message.id: tuple(message.string) if isinstance(message.string, list | tuple) else message.string
+        (tuple(message.id) if isinstance(message.id, list) else message.id): (
+            tuple(message.string) if isinstance(message.string, list | tuple) else message.string
+        )
         for message in catalog
         if message.id
     }

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from suji.i18n import translate
+from suji.i18n import translate, translate_plural
 from suji.lessons.stats import DEFAULT_TRIALS, MAX_TRIALS
 from suji.lessons.steps import Step
 
@@ -22,9 +22,19 @@ class Msg(str):
     __slots__ = ()
 
 
-def render(message: str, params: dict[str, object], lang: str) -> str:
-    """Translate `message` into `lang` with its parameters, translating `Msg` parameters first."""
+# A message is a msgid, or a singular/plural pair marked with `NP_` whose form is chosen by the parameter "n".
+Message = str | tuple[str, str]
+
+
+def render(message: Message, params: dict[str, object], lang: str) -> str:
+    """Translate `message` into `lang` with its parameters, translating `Msg` parameters first.
+
+    A singular/plural pair takes the form that fits ``params["n"]`` (a whole number).
+    """
     filled = {k: translate(v, lang) if isinstance(v, Msg) else v for k, v in params.items()}
+    if isinstance(message, tuple):
+        singular, plural = message
+        return translate_plural(singular, plural, int(filled["n"]), lang, **filled)  # type: ignore[call-overload]
     return translate(message, lang, **filled)
 
 
@@ -83,9 +93,9 @@ class Lesson:
 
 @dataclass(frozen=True)
 class Event:
-    """One line of a game log: a msgid and its parameters, translated when shown."""
+    """One line of a game log: a msgid (or an `NP_` pair) and its parameters, translated when shown."""
 
-    message: str
+    message: Message
     params: dict[str, object] = field(default_factory=dict)
 
 
@@ -94,8 +104,8 @@ class Option:
     """A choice offered to the student, with the odds shown before choosing (all translated msgids)."""
 
     key: str
-    label: str
-    odds: str
+    label: Message
+    odds: Message
     params: dict[str, object] = field(default_factory=dict)
 
 
@@ -103,7 +113,7 @@ class Option:
 class Decision:
     """What the game asks the student now: a prompt and its options."""
 
-    prompt: str
+    prompt: Message
     options: Sequence[Option]
     params: dict[str, object] = field(default_factory=dict)
 
