@@ -7,10 +7,13 @@ import random
 from fractions import Fraction
 
 import pytest
-from sympy.stats import Die, P
+from sympy import And
+from sympy.stats import Die, P, density
 
 from suji.lessons import gooball
+from suji.lessons.lesson import render
 from suji.lessons.stats import standard_error
+from suji.lessons.steps import fraction_text
 
 A, B = Die("A", 12), Die("B", 12)
 
@@ -94,3 +97,59 @@ def test_a_bump_pushes_the_weaker_gooball_by_the_difference():
     a.power = b.power = 4
     game._bump(0, 1, complex(1, 0))  # tie: our rule, nobody moves
     assert b.pos == complex(10, 0)
+
+
+# ---- one roll sets both the distance and the power: "reach and win" is counted, not multiplied ----------------
+
+
+@pytest.mark.parametrize("e", [0.5, 3.4, 6.6, 7.9, 9.0, 11.2, 14.5, 17.0, 18.2])
+@pytest.mark.parametrize("q", [1, 4, 7, 9, 12])
+def test_reach_and_win_is_one_roll_counted_against_sympy(e, q):
+    both = gooball.p_reach_and_win(e, q)
+    assert both == Fraction(str(P(And(A + 5 >= math.ceil(e), A > q))))
+    assert both <= min(gooball.p_reach(e), gooball.p_win_against(q))
+
+
+def test_reach_and_win_is_not_the_product():
+    # The review's case: 6.6 inches to a gooball showing 7. Rolls 2..12 reach, 8..12 win: both hold for 8..12.
+    assert gooball.p_reach(6.6) == Fraction(11, 12) and gooball.p_win_against(7) == Fraction(5, 12)
+    assert gooball.p_reach_and_win(6.6, 7) == Fraction(5, 12) != Fraction(55, 144)
+
+
+def test_the_decision_shows_the_counted_both_odds():
+    game = gooball.replay(4, ["centre"])
+    options = {o.key: o for o in game.decision().options}
+    bump = options["bump-1"]
+    assert (bump.params["p"], bump.params["w"], bump.params["b"]) == ("11/12", "5/12", "5/12")
+    me = game.balls[0]
+    for key, option in options.items():
+        if key.startswith("bump-"):
+            ball = game.balls[int(key[5:])]
+            e = abs(ball.pos - me.pos) - 2 * gooball.RADIUS
+            assert option.params["b"] == fraction_text(gooball.p_reach_and_win(e, ball.power))
+
+
+@pytest.mark.parametrize("d", range(0, 20))
+def test_reach_matches_sympy(d):
+    assert gooball.p_reach(d) == Fraction(str(P(A + 5 >= d)))
+
+
+def test_push_matches_sympy():
+    dens = density(abs(A - B))
+    assert gooball.push_distribution() == {k: Fraction(str(dens[k])) for k in range(12)}
+
+
+def test_log_uses_singular_and_plural():
+    game = gooball.GooballGame(1, players=3)
+    a, b = game.balls[0], game.balls[1]
+    a.pos, b.pos, a.power, b.power, b.points = complex(-5, 0), complex(5, 0), 5, 4, 0
+    game._bump(0, 1, complex(1, 0))  # pushed 1 inch
+    game._score(1, complex(-3, 0), complex(3, 0))  # first point
+    texts = [render(e.message, e.params, "en") for e in game.log[-2:]]
+    assert texts == [
+        "Bump! 5 against 4: gooball 2 is pushed 1 inch.",
+        "Gooball 2 passes over the centre and now has 1 point.",
+    ]
+    game._score(1, complex(3, 0), complex(-3, 0))
+    assert render(game.log[-1].message, game.log[-1].params, "en").endswith("now has 2 points.")
+    assert "1 インチ" in render(game.log[-3].message, game.log[-3].params, "ja")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
-from suji.i18n import N_
+from suji.i18n import N_, NP_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.stats import wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
@@ -70,6 +70,16 @@ def p_reach(distance: float) -> Fraction:
     """P(a gooball `distance` inches from the centre can reach it this turn): P(power + 5 ≥ distance)."""
     need = math.ceil(distance) - EXTRA  # the smallest power that is enough
     return Fraction(min(SIDES, max(0, SIDES - max(need, 1) + 1)), SIDES)
+
+
+def p_reach_and_win(distance: float, power: int) -> Fraction:
+    """P(the mover reaches a gooball `distance` inches away and wins the bump against its face `power`).
+
+    One roll p decides both: the move (p + 5 ≥ distance) and the bump (p > power). The two events are not
+    independent (a high roll helps both), so this counts the faces where both hold instead of multiplying.
+    """
+    need = math.ceil(distance) - EXTRA  # the smallest power that reaches
+    return Fraction(sum(1 for p in range(1, SIDES + 1) if p >= need and p > power), SIDES)
 
 
 @cache
@@ -204,7 +214,7 @@ class GooballGame:
         for j, ball in enumerate(self.balls[1:], start=1):
             e = abs(ball.pos - me.pos) - 2 * RADIUS
             win = p_win_against(ball.power)
-            both = p_reach(e) * win
+            both = p_reach_and_win(e, ball.power)  # one roll sets both: count, never multiply
             options.append(
                 Option(
                     f"bump-{j}",
@@ -225,7 +235,12 @@ class GooballGame:
                 )
             )
         return Decision(
-            N_("Your turn: you have {points} points. Where do you aim?"), options, {"points": me.points}
+            NP_(
+                "Your turn: you have {n} point. Where do you aim?",
+                "Your turn: you have {n} points. Where do you aim?",
+            ),
+            options,
+            {"n": me.points},
         )
 
     def play(self, key: str) -> None:
@@ -300,8 +315,11 @@ class GooballGame:
         loser.pos = loser.pos + push * k
         self.log.append(
             Event(
-                N_("Bump! {a} against {b}: gooball {loser} is pushed {k} inches."),
-                {"a": a.power, "b": b.power, "loser": self.balls.index(loser) + 1, "k": k},
+                NP_(
+                    "Bump! {a} against {b}: gooball {loser} is pushed {n} inch.",
+                    "Bump! {a} against {b}: gooball {loser} is pushed {n} inches.",
+                ),
+                {"a": a.power, "b": b.power, "loser": self.balls.index(loser) + 1, "n": k},
             )
         )
         self._score(self.balls.index(loser), start, loser.pos)
@@ -311,8 +329,11 @@ class GooballGame:
             self.balls[i].points += 1
             self.log.append(
                 Event(
-                    N_("Gooball {i} passes over the centre: {points} points."),
-                    {"i": i + 1, "points": self.balls[i].points},
+                    NP_(
+                        "Gooball {i} passes over the centre and now has {n} point.",
+                        "Gooball {i} passes over the centre and now has {n} points.",
+                    ),
+                    {"i": i + 1, "n": self.balls[i].points},
                 )
             )
 
@@ -418,12 +439,14 @@ def steps() -> list[Step]:
                 "The moves 6 to "
                 "17 are all equally likely."
             ),
+            hint=N_("Hint: which roll gives exactly 17 inches?"),
         ),
         Step(
             "reach",
             N_("You are 10 inches from the centre. What is the probability that you can reach it this turn?"),
             p_reach(10),
             N_("You need power + 5 ≥ 10, so a roll of 5 to 12: 8 of the 12 faces. P = 8/12 = 2/3."),
+            hint=N_("Hint: which rolls make power + 5 at least 10?"),
         ),
         Step(
             "bump",
@@ -437,12 +460,16 @@ def steps() -> list[Step]:
                 "where you are "
                 "higher. 66/144 = 11/24. On a tie (our rule) nobody is pushed."
             ),
+            hint=N_("Hint: of the 144 pairs of rolls, take away the ties and split the rest evenly."),
         ),
         Step(
             "push",
             N_("In a bump, what is the probability that the loser is pushed exactly 1 inch?"),
             push_distribution()[1],
             N_("A difference of 1 comes from 11 pairs like (2, 1) and 11 like (1, 2): 22/144 = 11/72."),
+            hint=N_(
+                "Hint: list the pairs of rolls that differ by exactly 1, in both orders. There are 144 pairs."
+            ),
         ),
         Step(
             "known",
@@ -455,6 +482,7 @@ def steps() -> list[Step]:
                 "can choose "
                 "a weaker target!"
             ),
+            hint=N_("Hint: which faces of your d12 are higher than 9?"),
         ),
         Step(
             "turns",
@@ -468,6 +496,9 @@ def steps() -> list[Step]:
                 "more turns. The "
                 "first point takes 1 turn from 6 inches or less, and from d = 7 … 12 one extra turn with "
                 "probability (d − 6)/12. On average 1 + 21/144 turns, so 15 + 7/48 = 727/48 ≈ 15.15."
+            ),
+            hint=N_(
+                "Hint: after its first point the gooball starts 1 inch from the centre and scores every turn. How long does the first point take?"
             ),
         ),
     ]
