@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from sympy.stats import Die, P, density
+from sympy.stats import Bernoulli, Die, P, density, std
 
 from suji.lessons import silence
 from suji.lessons.stats import standard_error
@@ -91,3 +91,49 @@ def test_game_plays_to_the_end_and_replays_identically():
 def test_every_card_but_cheating_is_an_example():
     assert [c for c in silence.PUPIL_CARDS if not c.example] == [silence.CHEATING]
     assert (silence.CHEATING.patience, silence.CHEATING.minus, silence.CHEATING.risk) == (9, 11, 12)
+
+
+# ---- the seed's lucky teacher cards, the spread of each choice, the board's end -------------------------------
+
+
+def test_lucky_teacher_cards_are_the_seeds_and_offer_no_choice():
+    lucky = {c.name for c in silence.TEACHER_CARDS if c.lucky}
+    assert lucky == {"Test", "Inattentive Teacher"}
+    for card in silence.TEACHER_CARDS:
+        if card.lucky:
+            assert (card.patience, card.minus, card.example) == (0, 0, False)
+            game = silence.SilenceGame(3)
+            minus, marker = list(game.minus), game.marker
+            game._teacher_card(card)
+            assert game.pending_teacher is None
+            assert game.decision().prompt.startswith("Your turn: play a card")
+            assert game.minus == minus and game.marker == marker
+            assert game.log[-1].message == "The teacher is busy: no minus points for anybody this time."
+
+
+def test_games_never_ask_about_a_lucky_teacher_card():
+    seen_lucky = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = silence.SilenceGame(seed)
+        while (decision := game.decision()) is not None:
+            if game.pending_teacher is not None:
+                assert not game.pending_teacher.lucky
+                assert game.pending_teacher.name in decision.params["card"]
+            game.play(rng.choice(decision.options).key)
+        seen_lucky += any(e.message.startswith("The teacher is busy") for e in game.log)
+        assert game.marker <= silence.BOARD_END  # the marker display stops at the end
+    assert seen_lucky > 0
+
+
+def test_spread_of_risking_matches_sympy_stats():
+    for card in silence.PUPIL_CARDS:
+        m, p = card.minus, silence.p_success(card.risk)
+        fail = Bernoulli("F", sympy.Rational(1 - p))
+        sd = silence.risk_sd(m, card.risk)
+        assert sympy.simplify(sd - std(2 * m * fail)) == 0
+        assert sympy.simplify(sd - 2 * m * sympy.sqrt(sympy.Rational(p * (1 - p)))) == 0
+    assert silence.risk_sd(11, 12) == 11 * sympy.sqrt(15) / 4
+    assert silence.sd_text(silence.risk_sd(11, 12)) == "11√15/4"
+    assert silence.sd_text(silence.risk_sd(5, 11)) == "5"
+    assert f"{float(silence.risk_sd(11, 12)):.2f}" == "10.65"

@@ -16,6 +16,8 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
+import sympy
+
 from suji.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.steps import Step, fraction_text, percent_text
@@ -37,6 +39,9 @@ class Card:
     risk: int
     star: bool = False
     example: bool = True  # not from the seed
+    # Teacher cards "Test" and "Inattentive Teacher": the teacher is busy, so no minus points, no patience
+    # and no choice to make (the seed: "the pupils are lucky").
+    lucky: bool = False
 
 
 CHEATING = Card(N_("Cheating"), 9, 11, 12, example=False)
@@ -53,8 +58,8 @@ PUPIL_CARDS: tuple[Card, ...] = (
 TEACHER_CARDS: tuple[Card, ...] = (
     Card(N_("Pop quiz"), 4, 6, 11),
     Card(N_("Extra homework"), 3, 5, 10, star=True),
-    Card(N_("Test"), 0, 0, 3),  # the seed: no minus points, no patience
-    Card(N_("Inattentive Teacher"), 0, 0, 3),
+    Card(N_("Test"), 0, 0, 0, example=False, lucky=True),
+    Card(N_("Inattentive Teacher"), 0, 0, 0, example=False, lucky=True),
     Card(N_("Angry teacher"), 5, 8, 12, star=True),
 )
 
@@ -86,6 +91,17 @@ def risk_variance(m: int, r: int) -> Fraction:
     """Variance of the minus points of risking (0 or 2m): (2m)² · p · (1 − p). Taking m has variance 0."""
     p = p_success(r)
     return (2 * m) ** 2 * p * (1 - p)
+
+
+def risk_sd(m: int, r: int) -> sympy.Expr:
+    """The exact standard deviation of risking, 2m·√(p(1 − p)), as a SymPy expression (taking m: 0)."""
+    variance = risk_variance(m, r)
+    return sympy.sqrt(sympy.Rational(variance.numerator, variance.denominator))
+
+
+def sd_text(value: sympy.Expr) -> str:
+    """An exact square-root expression written for pupils: 11*sqrt(15)/4 → "11√15/4"."""
+    return str(value).replace("sqrt(", "√").replace(")", "").replace("*", "")
 
 
 def risk_pays(r: int) -> int:
@@ -219,7 +235,8 @@ class SilenceGame:
             self._after_turn(player)
 
     def _play_card(self, player: int, card: Card, choice: str) -> None:
-        self.marker += card.patience
+        # The marker stops at the end of the board: the lesson is over there ("Caution, Teacher").
+        self.marker = min(self.marker + card.patience, BOARD_END)
         self.log.append(
             Event(
                 N_("Player {player} plays {card}: patience marker moves {p} to {marker}."),
@@ -259,16 +276,21 @@ class SilenceGame:
         # A teacher card comes when the marker has reached or passed a new multiple of 20 this turn.
         if self.marker // INK_BLOT > self.blots_seen:
             self.blots_seen = self.marker // INK_BLOT
-            self.pending_teacher = self.rng.choice(TEACHER_CARDS)
-            self.log.append(
-                Event(
-                    N_("The patience thread snaps: teacher card {card}!"),
-                    {"card": Msg(self.pending_teacher.name)},
-                )
-            )
+            self._teacher_card(self.rng.choice(TEACHER_CARDS))
+
+    def _teacher_card(self, card: Card) -> None:
+        """Turn up teacher card `card`: a lucky card is only logged, any other waits for the choices."""
+        self.log.append(
+            Event(N_("The patience thread snaps: teacher card {card}!"), {"card": Msg(card.name)})
+        )
+        if card.lucky:
+            # The seed: the teacher is too busy to hand out minus points, and patience is not strained either.
+            self.log.append(Event(N_("The teacher is busy: no minus points for anybody this time.")))
+            return
+        self.pending_teacher = card
 
     def _teacher_choices(self, card: Card, student_choice: str) -> None:
-        self.marker += card.patience
+        self.marker = min(self.marker + card.patience, BOARD_END)
         for player in range(self.players):
             choice = student_choice if player == 0 else BOTS[self.bots[player - 1]](card)
             self._settle(player, card, choice)
@@ -385,12 +407,18 @@ def steps() -> list[Step]:
                 "the probability "
                 "is 27/216 = 1/8 = 12.5%."
             ),
+            hint=N_(
+                "Hint: there are 216 rolls. For each number on the first die, count the pairs of the other two that make the rest of 10."
+            ),
         ),
         Step(
             "cheating",
             N_("The card Cheating has risk value 12. What is the probability of escaping, P(3d6 ≥ 12)?"),
             p_success(c.risk),
             N_("81 of the 216 rolls give 12 or more, so P(3d6 ≥ 12) = 81/216 = 3/8 = 37.5%."),
+            hint=N_(
+                "Hint: the totals are symmetric, so P(total ≥ 12) is the same as P(total ≤ 9). Count the small totals."
+            ),
         ),
         Step(
             "expected",
@@ -405,6 +433,9 @@ def steps() -> list[Step]:
                 "get 22, so on average 22 × 5/8 = 55/4 = 13.75 minus points. That is more than 11: take the "
                 "points."
             ),
+            hint=N_(
+                "Hint: escaping costs 0. Multiply what a failed roll costs by the probability of failing."
+            ),
         ),
         Step(
             "even",
@@ -417,6 +448,7 @@ def steps() -> list[Step]:
                 "The totals 3 to 18 are symmetric around 10.5, so exactly half of the rolls are 11 or more: "
                 "P(3d6 ≥ 11) = 1/2 and risking costs 2m × 1/2 = m, the same as taking."
             ),
+            hint=N_("Hint: the totals 3 to 18 are symmetric around their middle."),
         ),
         Step(
             "threshold",
@@ -427,6 +459,7 @@ def steps() -> list[Step]:
                 "1/2, i.e. when "
                 "P(3d6 ≥ r) > 1/2. P(3d6 ≥ 10) = 5/8 > 1/2 but P(3d6 ≥ 11) = 1/2, so the answer is 10."
             ),
+            hint=N_("Hint: risking costs 2m × P(fail) on average. When is that less than m?"),
         ),
         Step(
             "spread",
@@ -443,6 +476,9 @@ def steps() -> list[Step]:
                 "of 5: the standard deviation is 5. Taking always gives exactly 5 (spread 0): same "
                 "average, but "
                 "risking is a gamble."
+            ),
+            hint=N_(
+                "Hint: the two results, 0 and 10, are equally likely. How far is each one from the average?"
             ),
         ),
     ]
