@@ -69,3 +69,60 @@ def test_check_answer_is_exact(text, result):
 
 def test_check_messages_are_translated():
     assert check_answer(STEP, "", "en").message != check_answer(STEP, "", "ja").message
+
+
+# ---- commas: thousands separators, or a decimal comma as many pupils write it ----------------------------------
+
+
+@pytest.mark.parametrize("text", ["0,375", ",375", "37,5%", "０，３７５", "３７，５％", "0,375 "])
+def test_a_decimal_comma_is_a_decimal_point(text):
+    assert parse_answer(text) == Fraction(3, 8)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1,000", 1000),
+        ("12,345", 12345),
+        ("1,234,567", 1234567),
+        ("1,000.5", Fraction(2001, 2)),
+        ("12,5", Fraction(25, 2)),
+    ],
+)
+def test_thousands_separators_are_dropped(text, value):
+    assert parse_answer(text) == value
+
+
+@pytest.mark.parametrize("text", ["1,2,3", "0,375,1", "1,,5", "3,/8", "1,000,5"])
+def test_other_commas_are_refused(text):
+    with pytest.raises(AnswerError) as err:
+        parse_answer(text)
+    assert err.value.code == "not_a_number"
+
+
+def test_a_decimal_comma_answer_is_checked_as_its_value():
+    step = Step("t", "q", Fraction(3, 8), "e")
+    check = check_answer(step, "0,375", "en")
+    assert check.result == CORRECT and "375" not in check.message.replace("3/8", "")
+
+
+# ---- a wrong answer: neutral words and a hint, never the explanation ------------------------------------------
+
+
+def test_wrong_answer_message_is_neutral_in_japanese():
+    wrong = check_answer(STEP, "1/5", "ja").message
+    assert "おしい" not in wrong and "ちがうよ" in wrong and "1/5" in wrong
+    assert check_answer(STEP, "0.1667", "ja").result == CLOSE  # "close" stays its own verdict
+    assert "explanation" not in check_answer(STEP, "1/5", "en").message
+
+
+@pytest.mark.parametrize(
+    ("answer", "accept", "words"),
+    [(Fraction(1, 6), None, "probability"), (Fraction(11), None, "whole number"),
+     (Fraction(7, 2), None, "not a whole number"), (Fraction(1, 2), (Fraction(1, 3), Fraction(2, 3)), "estimates")],
+)  # fmt: skip
+def test_generic_hint_says_what_form_the_answer_takes(answer, accept, words):
+    step = Step("t", "q", answer, "e", accept=accept)
+    assert words in step.hint_text("en")
+    assert step.hint_text("ja") != step.hint_text("en")
+    assert Step("t", "q", answer, "e", hint="Hint: count.").hint_text("en") == "Hint: count."

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 
 import pytest
-from sympy import Eq
+from sympy import Eq, Ne
 from sympy.stats import Die, P
 
 from suji.lessons import dice_monsters as dm
+from suji.lessons.lesson import render
 from suji.lessons.stats import standard_error
 
 
@@ -102,3 +104,38 @@ def test_human_game_replays_and_refuses_illegal_attacks():
     assert dm.replay(5, dm.MONSTERS["gusty"], dm.MONSTERS["stoney"], moves).wins == game.wins
     with pytest.raises(ValueError):
         dm.replay(5, dm.MONSTERS["gusty"], dm.MONSTERS["stoney"], ["0t99"])
+
+
+def test_who_starts_tiny_monsters_against_sympy():
+    # d4 against d6, equal dice roll again: P(X < Y | X ≠ Y).
+    x, y = Die("X", 4), Die("Y", 6)
+    assert dm.p_starts((4,), (6,))[0] == Fraction(7, 10) == Fraction(str(P(x < y, Ne(x, y))))
+
+
+def test_who_starts_default_run_covers_the_exact_values():
+    # The first view (default N, seed 1): every interval contains the exact value, and N is at least 10,000.
+    experiment = next(e for e in dm.LESSON.experiments if e.key == "start")
+    assert experiment.default_trials >= 10_000
+    outcome = experiment.run(experiment.default_trials, 1, "en")
+    for row in outcome.rows:
+        low, high = row.interval
+        assert low <= float(row.exact) <= high
+        assert abs(row.simulated - float(row.exact)) < 3 * standard_error(row.exact, outcome.n)
+
+
+@pytest.mark.parametrize(("score2", "text"), [(106, "53"), (107, "53.5"), (0, "0"), (1, "0.5")])
+def test_round_points_are_written_plainly(score2, text):
+    assert dm.half_points_text(score2) == text
+
+
+def test_the_log_says_you_and_the_bot():
+    game = dm.replay(3, dm.MONSTERS["gusty"], dm.MONSTERS["stoney"], [])
+    while (decision := game.decision()) is not None:
+        game.play(decision.options[0].key)
+    texts = [render(e.message, e.params, "en") for e in game.log]
+    assert not any("Monster" in t or "monster" in t for t in texts)
+    assert any(t.startswith(("You ", "Your ")) for t in texts) and any(t.startswith("The bot") for t in texts)
+    assert any(t.startswith("Round over. Points: you ") for t in texts)
+    assert not any(re.search(r"\d\.0\b", t) for t in texts)  # 53, not 53.0
+    ja = [render(e.message, e.params, "ja") for e in game.log]
+    assert any("あなた" in t for t in ja) and any("コンピューター" in t for t in ja)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -11,6 +12,7 @@ import sympy
 from sympy.stats import Die, E, P
 
 from suji.lessons import nine_am
+from suji.lessons.lesson import render
 from suji.lessons.stats import standard_error
 
 
@@ -105,3 +107,14 @@ def test_steps_answers():
     ]
     assert [s.answer for s in nine_am.steps()] == expected
     assert sympy.Rational(35, 2) == 5 * sympy.Rational(7, 2)
+
+
+@pytest.mark.parametrize(("n", "word"), [(1, "point"), (2, "points"), (0, "points")])
+def test_log_messages_take_the_singular_for_one_point(n, word):
+    game = nine_am.NineAmGame(5, strategies=("bad", "good"))  # bots only: a whole class to the end
+    plural = [e for e in game.log if isinstance(e.message, tuple)]
+    assert plural  # every score message is a singular/plural pair
+    for event in plural:
+        text = render(event.message, {**event.params, "n": n}, "en")
+        assert re.search(rf"\b{n} {word}\b", text), text
+        assert "点" in render(event.message, {**event.params, "n": n}, "ja")

@@ -1,4 +1,4 @@
-"""Read a student's numeric answer ("3/8", "0.375", "37.5%", "３／８", "8分の3") as an exact Fraction.
+"""Read a student's numeric answer ("3/8", "0.375", "0,375", "37.5%", "３／８", "8分の3") as an exact Fraction.
 
 The reader is a small hand-written parser over a fixed set of shapes: it never evaluates the text as code.
 Problems are reported as an `AnswerError` whose `code` the lessons translate for the page.
@@ -40,12 +40,19 @@ _JAPANESE_FRACTION_RE = re.compile(rf"([+-]?)({_INTEGER})分の({_INTEGER})")
 _MIXED_RE = re.compile(rf"([+-]?)({_INTEGER}) ({_INTEGER})/({_INTEGER})")
 
 _MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "‐": "-"})
+# Commas: "1,000" and "12,345" are thousands separators (the first group never starts with 0); any other single
+# comma between digits is a decimal comma, as many pupils write it ("0,375", "37,5%"). Other commas stay, so
+# "1,2,3" is refused instead of read as 123.
+_THOUSANDS_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])")
+_DECIMAL_COMMA_RE = re.compile(r"(?<![\d,.])(\d*),(\d+)(?![\d,.])")
 
 
 def _normalise(text: str) -> str:
-    # NFKC turns full-width digits, "／", "％" and "．" into ASCII; Japanese words are left alone.
+    # NFKC turns full-width digits, "／", "％", "．" and "，" into ASCII; Japanese words are left alone.
     text = unicodedata.normalize("NFKC", text).replace("パーセント", "%").replace("percent", "%")
-    text = text.translate(_MINUS_SIGNS).replace(",", "")
+    text = text.translate(_MINUS_SIGNS)
+    text = _THOUSANDS_RE.sub(lambda m: m.group().replace(",", ""), text)
+    text = _DECIMAL_COMMA_RE.sub(r"\1.\2", text)
     text = re.sub(r"\s*/\s*", "/", text.strip())
     text = re.sub(r"\s*%$", "%", text)
     return re.sub(r"\s+", " ", text)

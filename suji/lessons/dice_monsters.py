@@ -178,6 +178,12 @@ class Side:
         return 2 * sum(self.captured) + sum(self.sizes)
 
 
+def half_points_text(score2: int) -> str:
+    """A round score given as twice its value, written plainly: 106 → "53", 107 → "53.5"."""
+    whole, half = divmod(score2, 2)
+    return f"{whole}.5" if half else str(whole)
+
+
 def legal_attacks(me: Side, them: Side) -> list[Attack]:
     """Every power and skill attack `me` can make on `them`."""
     attacks = []
@@ -254,12 +260,11 @@ class MonsterGame:
                 break  # every compared die tied: roll again (our reading)
         self.to_move = 0 if a[:keep] < b[:keep] else 1
         self.passes = 0
-        self.log.append(
-            Event(
-                N_("Round {r}: monster {p} rolled the lowest and starts."),
-                {"r": self.rounds, "p": self.to_move + 1},
-            )
+        starts = (
+            N_("Round {r}: you rolled the lowest die and start."),
+            N_("Round {r}: the bot rolled the lowest die and starts."),
         )
+        self.log.append(Event(starts[self.to_move], {"r": self.rounds}))
 
     def decision(self) -> Decision | None:
         """The human's attack choices (each with the points gained and the risk to the re-rolled dice)."""
@@ -303,7 +308,8 @@ class MonsterGame:
             me, them = self.sides[self.to_move], self.sides[1 - self.to_move]
             attacks = legal_attacks(me, them)
             if not attacks:
-                self.log.append(Event(N_("Monster {p} cannot attack and passes."), {"p": self.to_move + 1}))
+                passes = (N_("You cannot attack and pass."), N_("The bot cannot attack and passes."))
+                self.log.append(Event(passes[self.to_move]))
                 self.passes += 1
                 if self.passes >= 2:
                     self._end_round()
@@ -321,27 +327,32 @@ class MonsterGame:
         for i in attack.using:
             me.values[i] = self._roll(me.sizes[i])
         kind = N_("power attack") if len(attack.using) == 1 else N_("skill attack")
-        self.log.append(
-            Event(
-                N_("Monster {p}: {kind} captures d{size} showing {value}."),
-                {"p": player + 1, "kind": Msg(kind), "size": size, "value": value},
-            )
+        captures = (
+            N_("Your {kind} captures the bot's d{size} showing {value}."),
+            N_("The bot's {kind} captures your d{size} showing {value}."),
         )
+        self.log.append(Event(captures[player], {"kind": Msg(kind), "size": size, "value": value}))
         self.passes = 0
         self.to_move = 1 - player
 
     def _end_round(self) -> None:
         s0, s1 = (s.score2() for s in self.sides)
-        self.log.append(Event(N_("Round over: {a} to {b} points."), {"a": s0 / 2, "b": s1 / 2}))
+        self.log.append(
+            Event(
+                N_("Round over. Points: you {a}, the bot {b}."),
+                {"a": half_points_text(s0), "b": half_points_text(s1)},
+            )
+        )
         if s0 != s1:
             self.wins[0 if s0 > s1 else 1] += 1
         if max(self.wins) >= ROUNDS_TO_WIN or self.rounds >= MAX_ROUNDS:
             self.winner = 0 if self.wins[0] >= self.wins[1] else 1
+            wins = (
+                N_("You win the game, {a} rounds to {b}."),
+                N_("The bot wins the game, {a} rounds to {b}."),
+            )
             self.log.append(
-                Event(
-                    N_("Monster {p} wins the game, {a} rounds to {b}."),
-                    {"p": self.winner + 1, "a": self.wins[self.winner], "b": self.wins[1 - self.winner]},
-                )
+                Event(wins[self.winner], {"a": self.wins[self.winner], "b": self.wins[1 - self.winner]})
             )
             return
         self._new_round()
@@ -460,6 +471,9 @@ def steps() -> list[Step]:
                 "Of the 36 pairs, 6 are equal and 15 have yours higher: 21/36 = 7/12. 'At least' includes "
                 "equal!"
             ),
+            hint=N_(
+                "Hint: there are 36 pairs. “At least as much” includes the pairs where both dice are equal."
+            ),
         ),
         Step(
             "d4d8",
@@ -468,6 +482,9 @@ def steps() -> list[Step]:
             N_(
                 "The d8 must show 4 or less (probability 1/2), and then the d4 must be at least as high: "
                 "(4 + 3 + 2 + 1)/32 = 10/32 = 5/16."
+            ),
+            hint=N_(
+                "Hint: for each face of the d4, count the faces of the d8 that are not higher. There are 4 × 8 = 32 pairs."
             ),
         ),
         Step(
@@ -478,6 +495,9 @@ def steps() -> list[Step]:
                 "The d20 fails only when it is below the d6: (0+1+2+3+4+5)/120 = 15/120 = 1/8. So P "
                 "= 1 − 1/8 "
                 "= 7/8."
+            ),
+            hint=N_(
+                "Hint: it is easier to count the pairs where the d20 is lower than the d6, then take that away from 1."
             ),
         ),
         Step(
@@ -491,6 +511,9 @@ def steps() -> list[Step]:
                 "Count the rolls (a, b, c) with a + b = c: c = 2 has 1 way, 3 has 2, 4 has 3, 5 has "
                 "4, 6 has 3. "
                 "13 of the 4 × 4 × 6 = 96 rolls: 13/96."
+            ),
+            hint=N_(
+                "Hint: for each number the d6 can show, count the pairs of d4 faces that add up to it. There are 4 × 4 × 6 = 96 rolls."
             ),
         ),
         Step(
@@ -511,6 +534,9 @@ def steps() -> list[Step]:
                 "p": fraction_text(p_starts(torchy, drippy)[0]),
                 "pct": percent_text(p_starts(torchy, drippy)[0]),
             },
+            hint=N_(
+                "Hint: leave out the pairs where both dice are equal (they roll again) and count only the decided pairs."
+            ),
         ),
     ]
 
@@ -549,8 +575,14 @@ LESSON = Lesson(
             _run_skill,
             max_trials=20_000,
         ),
+        # 10,000 trials by default: at 1,000 the first view (seed 1) happened to miss the exact value, a
+        # fair 1-in-20 event but a confusing first sight; a bigger N gives a narrow, convincing interval.
         Experiment(
-            "start", N_("Who starts? (exact, with re-rolls on a full tie)"), _run_start, max_trials=20_000
+            "start",
+            N_("Who starts? (exact, with re-rolls on a full tie)"),
+            _run_start,
+            default_trials=10_000,
+            max_trials=20_000,
         ),
         Experiment(
             "matches",

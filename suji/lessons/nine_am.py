@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from suji.i18n import N_
+from suji.i18n import N_, NP_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.stats import wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
@@ -174,7 +174,7 @@ class NineAmGame:
             )
         if self.stage == "choice":
             damage = sum(self.statuses[i] for i in self._present() if i != 0)
-            params = {"e": fraction_text(mean_die()), "damage": damage, "time": self.clock()}
+            params = {"e": fraction_text(mean_die()), "n": damage, "time": self.clock()}
             return Decision(
                 N_("{time}: the professor calls you and you are awake! Choose."),
                 [
@@ -187,7 +187,10 @@ class NineAmGame:
                     Option(
                         BAD,
                         N_("Make everyone else look bad"),
-                        N_("your score stays; the others lose their statuses: {damage} points in total now"),
+                        NP_(
+                            "your score stays; the others lose their statuses: {n} point in total now",
+                            "your score stays; the others lose their statuses: {n} points in total now",
+                        ),
                         params,
                     ),
                 ],
@@ -257,8 +260,11 @@ class NineAmGame:
                     self.statuses[desk] = loss
                     self.log.append(
                         Event(
-                            N_("{time}: student {s} is called while asleep and loses {x} points."),
-                            {"time": self.clock(), "s": desk + 1, "x": loss},
+                            NP_(
+                                "{time}: student {s} is called while asleep and loses {n} point.",
+                                "{time}: student {s} is called while asleep and loses {n} points.",
+                            ),
+                            {"time": self.clock(), "s": desk + 1, "n": loss},
                         )
                     )
                     self.stage = "start"
@@ -276,8 +282,11 @@ class NineAmGame:
             self.statuses[desk] = gain
             self.log.append(
                 Event(
-                    N_("{time}: student {s} is called, awake, looks good and gains {x} points."),
-                    {"time": self.clock(), "s": desk + 1, "x": gain},
+                    NP_(
+                        "{time}: student {s} is called, awake, looks good and gains {n} point.",
+                        "{time}: student {s} is called, awake, looks good and gains {n} points.",
+                    ),
+                    {"time": self.clock(), "s": desk + 1, "n": gain},
                 )
             )
         else:
@@ -288,11 +297,13 @@ class NineAmGame:
                     hit += self.statuses[i]
             self.log.append(
                 Event(
-                    N_(
+                    NP_(
                         "{time}: student {s} is called, awake, and makes everyone else look bad: "
-                        "{x} points lost in total."
+                        "{n} point lost in total.",
+                        "{time}: student {s} is called, awake, and makes everyone else look bad: "
+                        "{n} points lost in total.",
                     ),
-                    {"time": self.clock(), "s": desk + 1, "x": hit},
+                    {"time": self.clock(), "s": desk + 1, "n": hit},
                 )
             )
 
@@ -319,8 +330,11 @@ class NineAmGame:
         self.winner = tied[0]
         self.log.append(
             Event(
-                N_("Class is over. Student {s} wins with {x} points."),
-                {"s": self.winner + 1, "x": self.scores[self.winner]},
+                NP_(
+                    "Class is over. Student {s} wins with {n} point.",
+                    "Class is over. Student {s} wins with {n} points.",
+                ),
+                {"s": self.winner + 1, "n": self.scores[self.winner]},
             )
         )
 
@@ -461,6 +475,7 @@ def steps() -> list[Step]:
             N_("Your die shows your status: 4, 5 or 6 is awake. What is the probability that you are awake?"),
             p_awake(),
             N_("Three of the six faces (4, 5, 6) mean awake, so P(awake) = 3/6 = 1/2 = 50%."),
+            hint=N_("Hint: count the faces that mean awake, out of all 6 faces."),
         ),
         Step(
             "called",
@@ -474,6 +489,7 @@ def steps() -> list[Step]:
                 "16.7%. With "
                 "n students and an n-sided die it is 1/n."
             ),
+            hint=N_("Hint: how many desks can the professor's die pick, and how many of them are yours?"),
         ),
         Step(
             "break",
@@ -487,6 +503,9 @@ def steps() -> list[Step]:
                 "the room, each "
                 "equally likely: 1/5 = 20%."
             ),
+            hint=N_(
+                "Hint: when the empty desk comes up the professor rolls again, so only the students in the room count."
+            ),
         ),
         Step(
             "good",
@@ -499,6 +518,7 @@ def steps() -> list[Step]:
                 "The expected value (期待値) is the average over many tries: "
                 "(1+2+3+4+5+6)/6 = 21/6 = 7/2 = 3.5 points."
             ),
+            hint=N_("Hint: add up the six faces of a die, then share the total equally among the six faces."),
         ),
         Step(
             "bad",
@@ -514,6 +534,7 @@ def steps() -> list[Step]:
                 "matters is whom "
                 "you hurt: hurting an awake leader is worth the most."
             ),
+            hint=N_("Hint: first find what one student loses on average, then think of all 5 of them."),
         ),
         Step(
             "tie",
@@ -523,6 +544,7 @@ def steps() -> list[Step]:
                 "The tie-break treats the three students exactly alike, so each has the same chance and the "
                 "chances add up to 1: 1/3."
             ),
+            hint=N_("Hint: the tie-break treats all three students in exactly the same way."),
         ),
     ]
 

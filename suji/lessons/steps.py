@@ -27,6 +27,20 @@ CORRECT = "correct"
 CLOSE = "close"
 WRONG = "wrong"
 ERROR = "error"
+SHOWN = "shown"  # the student asked to see the answer
+
+# Nudges for a wrong or close answer when the step has no hint of its own: what form the answer takes.
+GENERIC_HINTS: dict[str, str] = {
+    "estimate": N_("Hint: look for this value in the table of estimates on this page."),
+    "probability": N_(
+        "Hint: the answer is a probability, a number between 0 and 1. A fraction like 3/8 is best."
+    ),
+    "whole": N_("Hint: the answer is a whole number."),
+    "fraction": N_("Hint: the answer is not a whole number. Give it as a fraction like 7/2 or as a decimal."),
+}
+
+# Neutral on purpose: "close" is its own verdict, so a wrong answer is not called nearly right.
+WRONG_MESSAGE = N_("Not quite: you wrote {value}. Try again, or press “Show the answer”.")
 
 # A rounded decimal within half a percent (of 1, or of the answer when it is bigger) counts as "close".
 CLOSE_TOLERANCE = Fraction(1, 200)
@@ -34,7 +48,11 @@ CLOSE_TOLERANCE = Fraction(1, 200)
 
 @dataclass(frozen=True)
 class Step:
-    """One question of a lesson; `answer` is exact and `explanation` is shown after any attempt."""
+    """One question of a lesson; `answer` is exact.
+
+    The `explanation` (which gives the answer away) is shown only after a right answer or when the student asks
+    to see the answer; a wrong or close answer gets the `hint` instead (or a generic nudge, see `hint_text`).
+    """
 
     key: str
     question: str
@@ -43,6 +61,13 @@ class Step:
     params: Mapping[str, object] = field(default_factory=dict)
     # For an answer read from a simulation: any value from low to high (inclusive) is correct.
     accept: tuple[Fraction, Fraction] | None = None
+    hint: str = ""  # msgid: a nudge that does not give the answer away
+
+    def hint_text(self, lang: str) -> str:
+        """The step's hint in `lang`, or a generic nudge saying what form the answer takes."""
+        if self.hint:
+            return translate(self.hint, lang, **self.params)
+        return translate(GENERIC_HINTS[answer_form(self)], lang)
 
     def question_text(self, lang: str) -> str:
         """The question in `lang`."""
@@ -80,15 +105,21 @@ def check_answer(step: Step, text: object, lang: str) -> Check:
         return Check(
             CLOSE, translate(N_("Very close, but not exact. Can you give it as a fraction?"), lang), value
         )
-    return Check(
-        WRONG,
-        translate(
-            N_("Not quite: you wrote {value}. Read the explanation and try again."),
-            lang,
-            value=fraction_text(value),
-        ),
-        value,
-    )
+    return Check(WRONG, translate(WRONG_MESSAGE, lang, value=fraction_text(value)), value)
+
+
+def answer_form(step: Step) -> str:
+    """What kind of number the step wants (a key of GENERIC_HINTS), judged from its exact answer."""
+    if step.accept is not None:
+        return "estimate"
+    if 0 < step.answer < 1:
+        return "probability"
+    return "whole" if step.answer.denominator == 1 else "fraction"
+
+
+def shown(lang: str) -> Check:
+    """The verdict when the student asks to see the answer (the page then shows the explanation)."""
+    return Check(SHOWN, translate(N_("Here is the answer. Try the next question on your own!"), lang))
 
 
 def _check_range(accept: tuple[Fraction, Fraction], value: Fraction, text: str, lang: str) -> Check:
@@ -105,11 +136,7 @@ def _check_range(accept: tuple[Fraction, Fraction], value: Fraction, text: str, 
         return Check(
             CLOSE, translate(N_("Did you mean {value}%? Type the “%” too."), lang, value=text), value
         )
-    return Check(
-        WRONG,
-        translate(N_("Not quite: you wrote {value}. Read the explanation and try again."), lang, value=text),
-        value,
-    )
+    return Check(WRONG, translate(WRONG_MESSAGE, lang, value=text), value)
 
 
 def fraction_text(value: Fraction) -> str:
