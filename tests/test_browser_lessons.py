@@ -58,13 +58,40 @@ def test_answer_one_question_per_lesson(server, browser, slug, key, answer):
         assert page.locator("html").get_attribute("lang") == lang
         step = page.locator(f"#step-{key}")
         step.get_by_role("textbox").fill(answer)
-        step.get_by_role("button").click()
+        step.locator("button.primary").click()
         verdict = page.locator(f"#verdict-{key}")
         expect(verdict).to_have_class("verdict correct")
         expect(page.locator(f"#step-{key} .tick")).to_be_visible()
         shot(page, f"lesson-{slug}-{width}-{lang}")
         assert page.errors == []  # no CSP violation, no script error
         page.context.close()
+
+
+def test_wrong_answer_gives_a_hint_then_the_answer_on_request(server, browser):
+    """At 360 px in Japanese: a wrong try shows a hint (no explanation); "答えを見る" then shows the answer."""
+    expect = sync_api.expect
+    page = new_page(browser, 360, "ja-JP")
+    page.goto(f"{server}/lessons/silence")
+    step = page.locator("#step-cheating")
+    expect(step.locator("button.show-answer")).to_have_count(0)  # offered only after a try
+    step.get_by_role("textbox").fill("1/2")
+    step.locator("button.primary").click()
+    verdict = page.locator("#verdict-cheating")
+    expect(verdict).to_have_class("verdict wrong")
+    expect(verdict).to_contain_text("ちがうよ")
+    expect(verdict.locator(".hint")).to_contain_text("ヒント")
+    expect(verdict.locator(".explanation")).to_have_count(0)
+    shot(page, "lesson-silence-wrong-hint-360-ja")
+    page.locator("#step-cheating button.show-answer").click()
+    verdict = page.locator("#verdict-cheating")
+    expect(verdict).to_have_class("verdict shown")
+    expect(verdict.locator(".explanation")).to_contain_text("81")
+    expect(verdict.locator(".exact")).to_contain_text("3/8")
+    expect(page.locator("#step-cheating .tick")).to_have_count(0)  # shown, not answered
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    shot(page, "lesson-silence-shown-360-ja")
+    assert page.errors == []
+    page.context.close()
 
 
 def test_simulation_chart_loads_and_follows_n(server, browser):

@@ -228,3 +228,114 @@ def test_suji_experiments_use_the_students_n_up_to_the_stored_rolls(client):
     assert response.status_code == 400 and "from 1 to 2000" in response.get_data(as_text=True)
     chart = client.get("/lessons/suji/experiment/best/chart.svg?n=500&seed=2", headers=EN)
     assert chart.mimetype == "image/svg+xml" and b"no target" in chart.data and b"<script" not in chart.data
+
+
+# ---- the answer flow: a hint after a wrong answer, the explanation only when right or asked for ---------------
+
+CALLED_EXPLANATION = "one of them is your desk"  # from the explanation of nine-am "called"
+
+
+def test_a_wrong_answer_gets_a_hint_not_the_explanation(client):
+    for answer, verdict in (("1/5", "wrong"), ("16.7%", "close")):
+        html = client.post("/lessons/nine-am/step/called", data={"answer": answer}, headers=EN).get_data(
+            as_text=True
+        )
+        assert f'class="verdict {verdict}"' in html
+        assert CALLED_EXPLANATION not in html and "Exact answer" not in html
+        assert 'class="hint"' in html and "how many desks" in html
+        assert 'formaction="/lessons/nine-am/step/called/show#step-called"' in html
+    html = client.post("/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=JA).get_data(
+        as_text=True
+    )
+    assert "ちがうよ" in html and "おしい" not in html and "答えを見る" in html
+
+
+def test_a_right_answer_shows_the_explanation(client):
+    html = client.post("/lessons/nine-am/step/called", data={"answer": "1/6"}, headers=EN).get_data(
+        as_text=True
+    )
+    assert 'class="verdict correct"' in html and CALLED_EXPLANATION in html and "Exact answer: 1/6" in html
+    assert "/step/called/show" not in html
+
+
+def test_show_the_answer_reveals_it_without_marking_the_step_done(client):
+    html = client.post("/lessons/nine-am/step/called/show", data={"answer": "1/5"}, headers=EN).get_data(
+        as_text=True
+    )
+    assert 'class="verdict shown"' in html and CALLED_EXPLANATION in html and "Exact answer: 1/6" in html
+    assert 'id="step-called" class="step"' in html  # not done: the student did not answer it
+    assert client.post("/lessons/nine-am/step/nope/show").status_code == 404
+
+
+def test_show_the_answer_needs_the_csrf_token(csrf_client):
+    assert csrf_client.post("/lessons/silence/step/even/show", headers=EN).status_code == 400
+    page = csrf_client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    html = csrf_client.post(
+        "/lessons/silence/step/even/show", data={"csrf_token": token}, headers=EN
+    ).get_data(as_text=True)
+    assert 'class="verdict shown"' in html and "symmetric around 10.5" in html
+
+
+def test_a_decimal_comma_answer_is_accepted(client):
+    html = client.post("/lessons/silence/step/cheating", data={"answer": "0,375"}, headers=JA).get_data(
+        as_text=True
+    )
+    assert 'class="verdict correct"' in html
+
+
+# ---- experiments: N and the seed are read separately; the first view of "who starts" ---------------------------
+
+
+def test_a_bad_n_keeps_the_students_seed(client):
+    response = client.get("/lessons/dice-monsters/experiment/start?n=100000&seed=2", headers=EN)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "from 1 to 20000" in html
+    assert 'id="seed" name="seed" type="text" inputmode="numeric" value="2"' in html
+    assert "chart.svg?n=10000&amp;seed=2" in html
+    response = client.get("/lessons/silence/experiment/totals?n=500&seed=-3", headers=EN)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "seed must be" in html and "N = 500" in html
+
+
+def test_who_starts_first_view_uses_ten_thousand_trials_and_says_one_in_twenty_misses(client):
+    html = client.get("/lessons/dice-monsters/experiment/start", headers=EN).get_data(as_text=True)
+    assert "N = 10000" in html and "About 1 run in 20 misses" in html
+    assert "20 回に 1 回" in client.get("/lessons/dice-monsters/experiment/start", headers=JA).get_data(
+        as_text=True
+    )
+
+
+# ---- the game pages at the end, and the Silence card table ---------------------------------------------------
+
+
+def _play_to_the_end(client, slug, query, headers):
+    html = client.get(f"/lessons/{slug}/play?{query}", headers=headers).get_data(as_text=True)
+    for _ in range(300):
+        choices = [htmllib.unescape(c) for c in re.findall(r'name="choice" value="([^"]+)"', html)]
+        if not choices:
+            return html
+        data = {**_form(html.split('class="panel decision"')[1]), "choice": choices[0]}
+        html = client.post(f"/lessons/{slug}/play", data=data, headers=headers).get_data(as_text=True)
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_dice_monsters_game_has_no_round_header(client):
+    html = _play_to_the_end(client, "dice-monsters", "seed=12", EN)
+    header = re.search(r'<h2 id="dice-h">(.*?)</h2>', html).group(1)
+    assert header.startswith("Game over") and "Round" not in header
+    assert "Monster 1" not in html and "Monster 2" not in html and not re.search(r"\d\.0\b", html)
+
+
+def test_silence_board_never_passes_the_end(client):
+    for seed in (12, 13, 14):
+        html = _play_to_the_end(client, "silence", f"seed={seed}", EN)
+        marker = int(re.search(r"Patience marker: (\d+) of 100", html).group(1))
+        assert marker <= 100
+
+
+def test_silence_card_table_shows_the_spread(client):
+    html = client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    assert "risk: spread (standard deviation)" in html
+    assert "11√15/4 ≈ 10.65" in html  # Cheating: 2 · 11 · √(3/8 · 5/8)
+    assert "ばらつき" in client.get("/lessons/silence", headers=JA).get_data(as_text=True)

@@ -19,7 +19,7 @@ from suji.lessons import LESSON_SLUGS, dice_monsters, gooball, nine_am, silence
 from suji.lessons.charts import comparison_chart
 from suji.lessons.lesson import Experiment, Lesson, Outcome, render
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
-from suji.lessons.steps import check_answer, decimal_text, fraction_text, percent_text
+from suji.lessons.steps import Step, check_answer, decimal_text, fraction_text, percent_text, shown
 from suji.web.i18n import select_locale
 
 bp = Blueprint("lessons", __name__, url_prefix="/lessons")
@@ -61,7 +61,7 @@ def _lang() -> str:
 
 
 @bp.app_template_global()
-def lesson_text(message: str, params: dict | None = None) -> str:
+def lesson_text(message: str | tuple[str, str], params: dict | None = None) -> str:
     """Translate a library msgid (with its parameters) into the page's language."""
     return render(message, params or {}, _lang())
 
@@ -131,6 +131,8 @@ def _render_lesson(
             "cards": silence.PUPIL_CARDS,
             "expected_risk": silence.expected_risk,
             "p_success": silence.p_success,
+            "risk_sd": silence.risk_sd,
+            "sd_text": silence.sd_text,
         }
     if lesson.slug == "suji":
         extra = {"figures": module.stored_figures(), "stored": module.stored(), "suji": module}
@@ -148,18 +150,36 @@ def lesson(slug: str) -> tuple[str, int]:
     return _render_lesson(lesson, module)
 
 
-@bp.post("/<slug>/step/<key>")
-def answer(slug: str, key: str) -> tuple[str, int]:
-    """Check one answer on the server and show the lesson again with the verdict and the explanation."""
-    lesson, module = _lesson_or_404(slug)
+def _step_or_404(lesson: Lesson, key: str) -> Step:
     step = next((s for s in lesson.steps() if s.key == key), None)
     if step is None:
         abort(404)
+    return step
+
+
+@bp.post("/<slug>/step/<key>")
+def answer(slug: str, key: str) -> tuple[str, int]:
+    """Check one answer on the server and show the lesson again with the verdict.
+
+    A right answer also shows the explanation; a wrong or close one shows a hint instead, so that trying again
+    still means something (the student can ask for the answer with `show`).
+    """
+    lesson, module = _lesson_or_404(slug)
+    step = _step_or_404(lesson, key)
     text = request.form.get("answer", "")[:MAX_ANSWER_FIELD]
     result = check_answer(step, text, _lang())
     if result.result == "correct":
         _mark_done(slug, key)
     return _render_lesson(lesson, module, {key: result}, {key: text})
+
+
+@bp.post("/<slug>/step/<key>/show")
+def show(slug: str, key: str) -> tuple[str, int]:
+    """The student gives up on a step: show its explanation and exact answer (the step is not marked done)."""
+    lesson, module = _lesson_or_404(slug)
+    _step_or_404(lesson, key)
+    text = request.form.get("answer", "")[:MAX_ANSWER_FIELD]
+    return _render_lesson(lesson, module, {key: shown(_lang())}, {key: text})
 
 
 # ---- experiments -------------------------------------------------------------------------------------------
@@ -172,13 +192,22 @@ def _run(slug: str, key: str, n: int, seed: int, lang: str) -> Outcome:
 
 
 def _read_experiment_args(experiment: Experiment) -> tuple[int, int, str | None]:
-    """(n, seed, error message) from the query string; on an error the defaults are used."""
+    """(n, seed, error message) from the query string; only the value in error falls back to its default.
+
+    N and the seed are read separately, so a bad N keeps the student's seed (and a bad seed keeps N).
+    """
+    errors = []
     try:
         n = read_trials(request.args.get("n"), experiment.max_trials, experiment.default_trials)
+    except TrialsError as err:
+        n = experiment.default_trials
+        errors.append(gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit))
+    try:
         seed = read_seed(request.args.get("seed"))
     except TrialsError as err:
-        return experiment.default_trials, 1, gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit)
-    return n, seed, None
+        seed = 1
+        errors.append(gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit))
+    return n, seed, " ".join(errors) or None
 
 
 def gettext_lib(message: str, **params: object) -> str:
