@@ -12,9 +12,10 @@ How it works (fast, exact, and checked against suji.bruteforce in the tests):
    irreducible when no other formula making the same target is a subsequence of it: removing dice from a formula
    gives a formula of the same dice, so all candidates are among the hits.
 
-Values are ints and Fractions (exact). A √ of a non-square is irrational, and with a single √ die an irrational
-term can never add up to a whole target, so such terms are left out; rolls with two or more √ dice (custom
-dice only) are solved by full enumeration instead.
+Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (cheaper to build and hash
+than Fraction objects). A √ of a non-square is irrational, and with a single √ die an irrational term can never
+add up to a whole target, so such terms are left out; rolls with two or more √ dice, or with a die showing 9
+(custom dice only), are solved by full enumeration instead.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from itertools import permutations, product
 from math import gcd, isqrt
 
@@ -31,7 +31,6 @@ from suji.exact import Face
 from suji.formula import format_faces
 from suji.scoring import formula_score
 
-Number = int | Fraction
 Faces = tuple[Face, ...]
 
 # Operators allowed at each drill level: 1 (+ −), 2 (and × ÷ ×10 ×11 ×12), 3 (and ² √).
@@ -136,9 +135,9 @@ def _numbers(dice: _Dice) -> list[tuple[int, int, Faces]]:
     return found
 
 
-def _factors(dice: _Dice) -> dict[int, list[tuple[Number, Faces]]]:
+def _factors(dice: _Dice) -> dict[int, list[tuple[int, Faces]]]:
     """Every factor ([√] number [²]) with a rational value, grouped by usage code."""
-    groups: dict[int, list[tuple[Number, Faces]]] = defaultdict(list)
+    groups: dict[int, list[tuple[int, Faces]]] = defaultdict(list)
     square = dice.bit.get(SQUARE) if dice.mulops[SQUARE] else None
     root = dice.bit.get(ROOT) if dice.mulops[ROOT] else None
     for usage, n, faces in _numbers(dice):
@@ -364,7 +363,7 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
         groups.append((usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
     most_terms = 1 + dice.plus + dice.minus
 
-    def record(picked: list[tuple[int, int, Number]], target: int) -> None:
+    def record(picked: list[tuple[int, int, Rational]], target: int) -> None:
         choices = [[(s, faces) for faces in terms.terms_of(u, v)] for s, u, v in picked]
         for parts in product(*choices):
             hits[target].update(_arrangements(list(parts), dice))
