@@ -8,6 +8,7 @@ Only number and operator dice are re-rolled (the target dice stay). A die's poss
 from __future__ import annotations
 
 from collections import Counter
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, permutations, product
@@ -154,21 +155,29 @@ def _best_scores(job: tuple[tuple, int | None, list[RollKey]]) -> dict[RollKey, 
     return scores
 
 
-def best_scores(roll: Roll, keys: list[RollKey], workers: int = 1) -> dict[RollKey, int | None]:
+def best_scores(
+    roll: Roll, keys: list[RollKey], workers: int = 1, executor: Executor | None = None
+) -> dict[RollKey, int | None]:
     """The best score of every roll named by `keys` (same targets as `roll`), on `workers` processes.
 
-    Forked workers suit the command line and benchmarks; a server holding database connections should keep
-    workers=1, since a forked child may close connections it shares with its parent.
+    With `executor` (a process pool that lives as long as a server), the work is shared among its `workers`;
+    otherwise, with workers > 1, forked processes are started for this call alone. Forked workers suit the
+    command line and benchmarks; a server holding database connections should pass a pool started with
+    "spawn" instead, since a forked child may close connections it shares with its parent.
     """
     keys = list(dict.fromkeys(keys))
     if workers <= 1 or len(keys) < 2 * PARALLEL_MIN_ROLLS:
         return _best_scores((roll.target_dice, roll.target, keys))
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
     # Interleaved shares: neighbouring keys tend to cost alike, so each worker gets a fair mix.
     jobs = [(roll.target_dice, roll.target, keys[i::workers]) for i in range(workers)]
     scores: dict[RollKey, int | None] = {}
+    if executor is not None:
+        for part in executor.map(_best_scores, jobs):
+            scores.update(part)
+        return scores
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
         for part in pool.map(_best_scores, jobs):
             scores.update(part)
@@ -176,13 +185,18 @@ def best_scores(roll: Roll, keys: list[RollKey], workers: int = 1) -> dict[RollK
 
 
 def advise(
-    roll: Roll, rerolled: int = 0, set_faces: int = 0, max_rerolled: int = MAX_REROLLED, workers: int = 1
+    roll: Roll,
+    rerolled: int = 0,
+    set_faces: int = 0,
+    max_rerolled: int = MAX_REROLLED,
+    workers: int = 1,
+    executor: Executor | None = None,
 ) -> Advice:
     """Every choice of re-rolling up to `max_rerolled` dice or setting one die, with exact odds, best first.
 
     `rerolled` and `set_faces` are what the player has already spent on this roll: the expected score counts
     all costs (the score of a target is never below 0). `workers` > 1 solves the outcomes on that many
-    processes (see best_scores).
+    processes, those of `executor` when given (see best_scores).
     """
     dice = roll_dice(roll)
     spent = REROLL_COST * rerolled + SET_FACE_COST * set_faces
@@ -205,7 +219,7 @@ def advise(
     for chosen, outcomes in rerolls:
         keys.extend(_key(_with_faces(roll, dict(zip(chosen, faces, strict=True)))) for faces in outcomes)
     keys.extend(_key(_with_faces(roll, {die: face})) for die, face in sets)
-    scores = best_scores(roll, keys, workers)
+    scores = best_scores(roll, keys, workers, executor)
 
     def after(score: int | None, cost: int) -> int:
         return max(0, score - spent - cost) if score is not None else 0

@@ -22,6 +22,7 @@ from suji.web.drill import drill_roll, pretty_value, solution_for
 from suji.web.extensions import advice_slot
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
+from suji.web.solver_pool import advise_on_pool
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -206,9 +207,7 @@ def hint() -> Response:
 
 @lru_cache(maxsize=128)
 def _advice(roll: Roll, rerolled: int, set_faces: int) -> Any:
-    from suji.advice import advise
-
-    return advise(roll, rerolled=rerolled, set_faces=set_faces)
+    return advise_on_pool(roll, rerolled=rerolled, set_faces=set_faces)
 
 
 @bp.post("/advise")

@@ -31,7 +31,6 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
 from suji import games
-from suji.advice import advise
 from suji.dice import DiceError, Roll
 from suji.games import GameError, Hand
 from suji.scoring import check
@@ -40,6 +39,7 @@ from suji.web.extensions import advice_slot, db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry, Game, Player, Round, Seat, ensure_schema, token_hash
+from suji.web.solver_pool import advise_on_pool
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -453,7 +453,7 @@ def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple | None:
     if not advice_slot.acquire(blocking=False):
         return None
     try:
-        options = tuple(advise(roll, rerolled, set_faces).options)
+        options = tuple(advise_on_pool(roll, rerolled, set_faces).options)
     finally:
         advice_slot.release()
     if len(_advice_cache) >= ADVICE_CACHE_SIZE:

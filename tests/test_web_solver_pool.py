@@ -1,0 +1,43 @@
+"""The server's pool of solver processes: same advice as in-process, and a broken pool falls back quietly."""
+
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+
+from suji.advice import advise
+from suji.dice import random_roll
+from suji.web import solver_pool
+
+
+def test_the_pool_gives_the_same_advice_as_one_process(monkeypatch):
+    monkeypatch.setenv("SUJI_SOLVER_PROCESSES", "2")
+    monkeypatch.setattr(solver_pool, "_failed", False)
+    roll = random_roll(3)
+    on_pool = solver_pool.advise_on_pool(roll, rerolled=1)
+    here = advise(roll, rerolled=1)
+    assert [o.to_dict() for o in on_pool.options] == [o.to_dict() for o in here.options]
+
+
+def test_a_broken_pool_falls_back_to_the_request_thread(monkeypatch):
+    monkeypatch.setenv("SUJI_SOLVER_PROCESSES", "2")
+    monkeypatch.setattr(solver_pool, "_failed", False)
+    calls = []
+
+    def flaky_advise(roll, rerolled=0, set_faces=0, workers=1, executor=None):
+        calls.append(executor is not None)
+        if executor is not None:
+            raise BrokenProcessPool("a worker died")
+        return advise(roll, rerolled, set_faces)
+
+    monkeypatch.setattr(solver_pool, "advise", flaky_advise)
+    roll = random_roll(5)
+    result = solver_pool.advise_on_pool(roll)
+    assert calls == [True, False] and result.options
+    solver_pool.advise_on_pool(roll)  # the pool is not tried again
+    assert calls == [True, False, False]
+
+
+def test_no_pool_when_switched_off(monkeypatch):
+    monkeypatch.setenv("SUJI_SOLVER_PROCESSES", "0")
+    assert solver_pool.pool_size() == 0
+    assert solver_pool.advise_on_pool(random_roll(2)).options
