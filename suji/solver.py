@@ -21,7 +21,7 @@ add up to a whole target, so such terms are left out; rolls with two or more √
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import permutations, product
 from math import gcd, isqrt
@@ -197,6 +197,36 @@ def _q_float(v: Rational) -> float:
     return v if type(v) is int else v[0] / v[1]
 
 
+def _multiply_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
+    """add(v × f) for every value and factor (the hottest loop of the solver, hence written out)."""
+    for v in values:
+        if type(v) is int:
+            for f in factors:
+                add(v * f)
+        else:
+            n, d = v
+            for f in factors:
+                g = gcd(f, d)
+                add(n * (f // g) if g == d else (n * (f // g), d // g))
+
+
+def _divide_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
+    """add(v ÷ f) for every value and factor (exact, reduced; see _multiply_all)."""
+    for v in values:
+        if type(v) is int:
+            for f in factors:
+                if v % f == 0:
+                    add(v // f)
+                else:
+                    g = gcd(v, f)
+                    add((v // g, f // g))
+        else:
+            n, d = v
+            for f in factors:
+                g = gcd(n, f)
+                add((n // g, d * (f // g)))
+
+
 class _Terms:
     """Every term (factors joined by × ÷, constant dice after factors): for each set of dice, the set of values.
 
@@ -232,9 +262,7 @@ class _Terms:
                 self.open[usage] |= values
                 for _, k, bit in self.consts:
                     if not (usage + bit + bias) & high:
-                        grown_closed[usage + bit].update(
-                            v * k if type(v) is int else _q_mul(v, k) for v in values
-                        )
+                        _multiply_all(values, (k,), grown_closed[usage + bit].add)
             for usage, values in frontier_closed.items():
                 self.closed[usage] |= values
             for frontier in (frontier_open, frontier_closed):
@@ -251,25 +279,19 @@ class _Terms:
                                 if not (with_op + u + bias) & high
                             ]
                         for joined, f_values in groups:
-                            target = grown_open[joined]
-                            if op == TIMES:
-                                target.update(
-                                    v * f if type(v) is int else _q_mul(v, f)
-                                    for v in values
-                                    for f in f_values
-                                )
-                            else:
-                                target.update(
-                                    (v // f if v % f == 0 else _q_div(v, f))
-                                    if type(v) is int
-                                    else _q_div(v, f)
-                                    for v in values
-                                    for f in f_values
-                                )
+                            grow = _multiply_all if op == TIMES else _divide_all
+                            grow(values, f_values, grown_open[joined].add)
             frontier_open, frontier_closed = grown_open, grown_closed
-        self.by_usage: dict[int, set[Rational]] = {
-            u: self.open.get(u, set()) | self.closed.get(u, set()) for u in set(self.open) | set(self.closed)
-        }
+        # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
+        # fraction is never whole: with fewer than two ÷ dice, fractional terms never make a target.
+        whole_only = dice.mulops[DIVIDE] < 2
+        self.by_usage: dict[int, set[Rational]] = {}
+        for u in set(self.open) | set(self.closed):
+            values = self.open.get(u, set()) | self.closed.get(u, set())
+            if whole_only:
+                values = {v for v in values if type(v) is int}
+            if values:
+                self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
 
     def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
@@ -286,12 +308,13 @@ class _Terms:
                     if not self._within(f_usage + bit, usage):
                         continue
                     rest = usage - bit - f_usage
-                    rest_values = self.by_usage.get(rest)
-                    if not rest_values:
+                    # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
+                    rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
+                    if not rest_open and not rest_closed:
                         continue
                     for f_value, f_faces in by_value.items():
                         parent = _q_div(value, f_value) if op == TIMES else _q_mul(value, f_value)
-                        if parent in rest_values:
+                        if parent in rest_open or parent in rest_closed:
                             found.extend(a + (op,) + b for a in self.terms_of(rest, parent) for b in f_faces)
         else:
             for face, k, bit in self.consts:
@@ -359,7 +382,7 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
     groups = []
     for usage in sorted(terms.by_usage):
         values = terms.by_usage[usage]
-        floats = [_q_float(v) for v in values]
+        floats = [v if type(v) is int else v[0] / v[1] for v in values]
         groups.append((usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
     most_terms = 1 + dice.plus + dice.minus
 
@@ -415,10 +438,17 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
         return (p >= 1 and p - 1 <= plus and q <= minus) or (q >= 1 and p <= plus and q <= minus)
 
     # compatible[i]: the groups j ≥ i whose dice fit beside group i's (a term may repeat if the dice allow).
-    compatible = [
-        [j for j in range(i, len(groups)) if not (groups[i][0] + groups[j][0] + bias) & high]
-        for i in range(len(groups))
-    ]
+    compatible: dict[int, list[int]] = {}
+
+    def compatible_with(i: int) -> list[int]:
+        # Worked out on first use: a roll without + or − dice never needs them.
+        found = compatible.get(i)
+        if found is None:
+            usage = groups[i][0]
+            found = compatible[i] = [
+                j for j in range(i, len(groups)) if not (usage + groups[j][0] + bias) & high
+            ]
+        return found
 
     def search(chosen: list, usage: int, last: int, p: int, q: int, lo: float, hi: float) -> None:
         # chosen: (sign, group) of the terms so far (group indexes never decrease), p positive and q negative
@@ -427,7 +457,7 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
             evaluate(chosen)
         if p + q == most_terms:
             return
-        for i in compatible[last]:
+        for i in compatible_with(last):
             group = groups[i]
             joined = usage + group[0]
             if (joined + bias) & high:

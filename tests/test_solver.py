@@ -143,3 +143,17 @@ def test_brute_force_lists_only_valid_distinct_formulas():
             expected.add(seq)
     assert set(formulas) == expected
     assert evaluate(("√", 9, "+", 1)) == evaluate((4,))
+
+
+def test_a_whole_term_made_through_a_fraction_is_found():
+    # 7÷2×4 = 14 passes through 7/2: with one ÷ die fractions are never summed, but they are still built on.
+    roll = Roll.of(number_dice=[7, 2, 4], operator_dice=["÷", "×", "+"], target=14)
+    assert_agrees(roll)
+    assert (7, "÷", 2, "×", 4) in solve(roll).formulas[14]
+
+
+def test_two_fractions_can_add_up_to_a_target():
+    # 7÷2+1÷2 = 4 needs both ÷ dice: fractional terms are summed only then.
+    roll = Roll.of(number_dice=[7, 2, 1, 2], operator_dice=["÷", "÷", "+"], target=4)
+    assert_agrees(roll)
+    assert (7, "÷", 2, "+", 1, "÷", 2) in solve(roll).hits[4]  # found (then stripped to 2+2)
