@@ -230,9 +230,11 @@ def bench_advise(rolls: int, seed: int) -> list[Timing]:
     workers = min(2, os.cpu_count() or 1)
     return [
         time_calls(
-            f"advise ({workers} processes, as suji advise)", lambda r: advise(r, workers=workers), inputs
+            f"advise ({workers} processes, as suji advise and the web app)",
+            lambda r: advise(r, workers=workers),
+            inputs,
         ),
-        time_calls("advise (1 process, as the web app)", advise, inputs),
+        time_calls("advise (1 process)", advise, inputs),
     ]
 
 
