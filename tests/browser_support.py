@@ -59,3 +59,18 @@ def shot(page, name: str) -> None:  # noqa: ANN001
     """Save a full-page screenshot as tests/screenshots/NAME.png."""
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@contextmanager
+def served_app(instance: Path, **config: object) -> Iterator[tuple[object, str]]:
+    """The app as in production (CSRF on), with its own instance folder, served in a thread: (app, base URL)."""
+    from suji.web import create_app
+
+    patch = pytest.MonkeyPatch()
+    patch.setenv("SUJI_INSTANCE_PATH", str(instance))
+    try:
+        app = create_app({"SECRET_KEY": "browser-test", **config})
+        with serve(app) as url:
+            yield app, url
+    finally:
+        patch.undo()

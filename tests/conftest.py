@@ -36,3 +36,12 @@ def csrf_app(tmp_path, monkeypatch):
 @pytest.fixture
 def csrf_client(csrf_app):
     return csrf_app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium through Playwright, for a whole browser-test module (skips when either is missing)."""
+    from browser_support import chromium, require_chromium
+
+    with chromium(require_chromium()) as launched:
+        yield launched

@@ -6,14 +6,14 @@ Screenshots of each page go to tests/screenshots/ (git-ignored) for a human look
 from __future__ import annotations
 
 import pytest
-from browser_support import chromium, require_chromium, serve, shot
+from browser_support import require_chromium, served_app, shot
 
 pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 
 from suji.dice import Roll  # noqa: E402
-from suji.web import create_app, drill  # noqa: E402
+from suji.web import drill  # noqa: E402
 
 # 6 read as 9: 92+33 = 125, one of the targets of 1 2 5.
 ROLL = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
@@ -21,20 +21,12 @@ ROLL = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread."""
+    """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread; a fixed roll."""
     mp = pytest.MonkeyPatch()
     mp.setattr(drill, "_new_roll", lambda level, seed: ROLL)
-    mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
-    app = create_app({"SECRET_KEY": "browser-test"})
-    with serve(app) as url:
+    with served_app(tmp_path_factory.mktemp("instance")) as (_, url):
         yield url
     mp.undo()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def new_page(browser, width: int, locale: str):

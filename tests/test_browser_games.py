@@ -10,14 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from browser_support import chromium, require_chromium, serve, shot
+from browser_support import require_chromium, served_app, shot
 
 pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 
 from suji import games  # noqa: E402
-from suji.web import create_app  # noqa: E402
 from suji.web.extensions import db  # noqa: E402
 from suji.web.models import Game  # noqa: E402
 
@@ -25,18 +24,8 @@ from suji.web.models import Game  # noqa: E402
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread; seeded dice."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
-    app = create_app({"SECRET_KEY": "browser-test", "SUJI_GAMES_RNG": random.Random(11)})
-    with serve(app) as url:
+    with served_app(tmp_path_factory.mktemp("instance"), SUJI_GAMES_RNG=random.Random(11)) as (app, url):
         yield app, url
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def new_page(browser, width: int, locale: str):

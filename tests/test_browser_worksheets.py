@@ -8,31 +8,19 @@ import io
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser_support import SHOTS, chromium, require_chromium, serve, shot
+from browser_support import SHOTS, require_chromium, served_app, shot
 
 pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
 
-from suji.web import create_app  # noqa: E402
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SUJI_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
-    app = create_app({"SECRET_KEY": "browser-test"})
-    with serve(app) as url:
+    with served_app(tmp_path_factory.mktemp("instance")) as (_, url):
         yield url
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def new_page(browser, width: int, locale: str):
