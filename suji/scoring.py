@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 
 import sympy
@@ -126,7 +126,6 @@ class CheckResult:
     score: int = 0
     rerolled: int = 0
     set_faces: int = 0
-    extra: dict = field(default_factory=dict)
 
     @property
     def scored_tokens(self) -> list[str]:
