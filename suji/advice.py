@@ -24,6 +24,7 @@ from suji.dice import (
     Roll,
 )
 from suji.i18n import N_, translate
+from suji.odds.table import OddsTable
 from suji.scoring import REROLL_COST, SET_FACE_COST
 from suji.solver import solve
 
@@ -156,16 +157,23 @@ def _best_scores(job: tuple[tuple, int | None, list[RollKey]]) -> dict[RollKey, 
 
 
 def best_scores(
-    roll: Roll, keys: list[RollKey], workers: int = 1, executor: Executor | None = None
+    roll: Roll,
+    keys: list[RollKey],
+    workers: int = 1,
+    executor: Executor | None = None,
+    table: OddsTable | None = None,
 ) -> dict[RollKey, int | None]:
     """The best score of every roll named by `keys` (same targets as `roll`), on `workers` processes.
 
-    With `executor` (a process pool that lives as long as a server), the work is shared among its `workers`;
-    otherwise, with workers > 1, forked processes are started for this call alone. Forked workers suit the
-    command line and benchmarks; a server holding database connections should pass a pool started with
-    "spawn" instead, since a forked child may close connections it shares with its parent.
+    With `table` (the odds table) every score is a lookup. Without it they are solved: with `executor` (a
+    process pool that lives as long as a server) the work is shared among its `workers`; otherwise, with
+    workers > 1, forked processes are started for this call alone. Forked workers suit the command line and
+    benchmarks; a server holding database connections should pass a pool started with "spawn" instead, since
+    a forked child may close connections it shares with its parent.
     """
     keys = list(dict.fromkeys(keys))
+    if table is not None and table.covers(roll.number_dice, roll.operator_dice, roll.targets):
+        return {key: table.best_score(key[0], key[1], roll.targets) for key in keys}
     if workers <= 1 or len(keys) < 2 * PARALLEL_MIN_ROLLS:
         return _best_scores((roll.target_dice, roll.target, keys))
     # Interleaved shares: neighbouring keys tend to cost alike, so each worker gets a fair mix.
@@ -184,23 +192,30 @@ def best_scores(
     return scores
 
 
-def advise(
-    roll: Roll,
-    rerolled: int = 0,
-    set_faces: int = 0,
-    max_rerolled: int = MAX_REROLLED,
-    workers: int = 1,
-    executor: Executor | None = None,
-) -> Advice:
-    """Every choice of re-rolling up to `max_rerolled` dice or setting one die, with exact odds, best first.
+@dataclass(frozen=True)
+class Choices:
+    """Every choice of a roll (re-roll one or two dice, set one die) with the outcomes each can lead to.
 
-    `rerolled` and `set_faces` are what the player has already spent on this roll: the expected score counts
-    all costs (the score of a target is never below 0). `workers` > 1 solves the outcomes on that many
-    processes, those of `executor` when given (see best_scores).
+    What the choices are depends only on the dice; the costs already spent come in later (`options`), so the
+    solved outcomes of a roll can be kept and shared by every player who asks about it.
     """
-    dice = roll_dice(roll)
-    spent = REROLL_COST * rerolled + SET_FACE_COST * set_faces
 
+    roll: Roll
+    rerolls: tuple[tuple[tuple[Die, ...], Counter], ...]
+    sets: tuple[tuple[Die, int | str], ...]
+
+    def keys(self) -> list[RollKey]:
+        """Every roll any choice can lead to (the roll itself first), each once."""
+        keys = [_key(self.roll)]
+        for chosen, outcomes in self.rerolls:
+            keys.extend(_key(_with_faces(self.roll, dict(zip(chosen, f, strict=True)))) for f in outcomes)
+        keys.extend(_key(_with_faces(self.roll, {die: face})) for die, face in self.sets)
+        return list(dict.fromkeys(keys))
+
+
+def choices(roll: Roll, max_rerolled: int = MAX_REROLLED) -> Choices:
+    """The choices of a standard roll (DiceError "not_standard" for other dice)."""
+    dice = roll_dice(roll)
     # Dice of the same kind showing the same face are interchangeable: list each choice once.
     distinct = list({(d.group, d.kind, d.face): d for d in dice}.values())
     chosen_sets: list[tuple[Die, ...]] = [(d,) for d in distinct]
@@ -211,15 +226,17 @@ def advise(
             if key not in seen:
                 seen.add(key)
                 chosen_sets.append((a, b))
-    rerolls = [(chosen, Counter(product(*(d.faces for d in chosen)))) for chosen in chosen_sets]
-    sets = [(die, face) for die in distinct for face in dict.fromkeys(die.faces) if face != die.face]
+    rerolls = tuple((chosen, Counter(product(*(d.faces for d in chosen)))) for chosen in chosen_sets)
+    sets = tuple((die, face) for die in distinct for face in dict.fromkeys(die.faces) if face != die.face)
+    return Choices(roll, rerolls, sets)
 
-    # Every roll any choice can lead to, solved once.
-    keys = [_key(roll)]
-    for chosen, outcomes in rerolls:
-        keys.extend(_key(_with_faces(roll, dict(zip(chosen, faces, strict=True)))) for faces in outcomes)
-    keys.extend(_key(_with_faces(roll, {die: face})) for die, face in sets)
-    scores = best_scores(roll, keys, workers, executor)
+
+def options_from_scores(
+    found: Choices, scores: dict[RollKey, int | None], rerolled: int = 0, set_faces: int = 0
+) -> Advice:
+    """The advice for a roll from the best score of every outcome, after the costs already spent."""
+    roll = found.roll
+    spent = REROLL_COST * rerolled + SET_FACE_COST * set_faces
 
     def after(score: int | None, cost: int) -> int:
         return max(0, score - spent - cost) if score is not None else 0
@@ -228,23 +245,43 @@ def advise(
     options = [
         Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0)))
     ]
-    for chosen, outcomes in rerolls:
+    for chosen, outcomes in found.rerolls:
         cost = REROLL_COST * len(chosen)
         total = sum(outcomes.values())
-        probability, expected = Fraction(0), Fraction(0)
+        # Whole counts first, one Fraction per option at the end: exact, and cheap enough for a lookup path.
+        made, expected = 0, 0
         for faces, count in outcomes.items():
             score = scores[_key(_with_faces(roll, dict(zip(chosen, faces, strict=True))))]
-            weight = Fraction(count, total)
             if score is not None:
-                probability += weight
-            expected += weight * after(score, cost)
-        options.append(Option("reroll", chosen, None, cost, probability, expected))
-    for die, face in sets:
+                made += count
+            expected += count * after(score, cost)
+        options.append(Option("reroll", chosen, None, cost, Fraction(made, total), Fraction(expected, total)))
+    for die, face in found.sets:
         score = scores[_key(_with_faces(roll, {die: face}))]
-        made = Fraction(int(score is not None))
+        made_now = Fraction(int(score is not None))
         options.append(
-            Option("set", (die,), face, SET_FACE_COST, made, Fraction(after(score, SET_FACE_COST)))
+            Option("set", (die,), face, SET_FACE_COST, made_now, Fraction(after(score, SET_FACE_COST)))
         )
     kind_order = {"answer": 0, "reroll": 1, "set": 2}
     options.sort(key=lambda o: (-o.expected_score, -o.probability, o.cost, kind_order[o.kind]))
     return Advice(roll, options)
+
+
+def advise(
+    roll: Roll,
+    rerolled: int = 0,
+    set_faces: int = 0,
+    max_rerolled: int = MAX_REROLLED,
+    workers: int = 1,
+    executor: Executor | None = None,
+    table: OddsTable | None = None,
+) -> Advice:
+    """Every choice of re-rolling up to `max_rerolled` dice or setting one die, with exact odds, best first.
+
+    `rerolled` and `set_faces` are what the player has already spent on this roll: the expected score counts
+    all costs (the score of a target is never below 0). With `table` the outcomes are looked up; otherwise
+    `workers` > 1 solves them on that many processes, those of `executor` when given (see best_scores).
+    """
+    found = choices(roll, max_rerolled)
+    scores = best_scores(roll, found.keys(), workers, executor, table)
+    return options_from_scores(found, scores, rerolled, set_faces)

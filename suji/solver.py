@@ -20,6 +20,7 @@ add up to a whole target, so such terms are left out; rolls with two or more √
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from math import gcd, isqrt
 from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.exact import Face
 from suji.formula import format_faces
-from suji.scoring import formula_score
+from suji.scoring import OPERATOR_POINTS, formula_score
 
 Faces = tuple[Face, ...]
 
@@ -357,14 +358,19 @@ def _terms_for(dice: _Dice) -> _Terms:
     return terms
 
 
-def _arrangements(parts: list[tuple[int, Faces]], dice: _Dice) -> Iterable[Faces]:
-    """Every formula writing these signed terms in some order that the sign dice allow."""
+def _arrangements(parts: list[tuple[int, Faces]], dice: _Dice, first: int = 0) -> Iterable[Faces]:
+    """Every formula writing these signed terms in some order that the sign dice allow.
+
+    `first` (1 or −1) keeps only the orders whose first term has that sign; 0 keeps all.
+    """
+    positive = sum(1 for s, _ in parts if s > 0)
+    if len(parts) - positive > dice.minus:
+        return
     for order in set(permutations(parts)):
-        plus = sum(1 for s, _ in order[1:] if s > 0)
-        minus = sum(1 for s, _ in order if s < 0)
-        if plus > dice.plus or minus > dice.minus:
+        sign = order[0][0]
+        if (first and sign != first) or positive - (sign > 0) > dice.plus:
             continue
-        faces: list[Face] = [MINUS] if order[0][0] < 0 else []
+        faces: list[Face] = [MINUS] if sign < 0 else []
         faces.extend(order[0][1])
         for s, term in order[1:]:
             faces.append(PLUS if s > 0 else MINUS)
@@ -372,31 +378,39 @@ def _arrangements(parts: list[tuple[int, Faces]], dice: _Dice) -> Iterable[Faces
         yield tuple(faces)
 
 
-def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[Faces]]:
-    """Every formula whose value is a target, grouped by target."""
-    hits: dict[int, set[Faces]] = defaultdict(set)
+# A term picked for a sum: (sign, usage code, value).
+Picked = tuple[int, int, Rational]
+
+
+def _find_sums(
+    dice: _Dice, terms: _Terms, targets: set[int], on_hit: Callable[[list[Picked], int, int, int], None]
+) -> None:
+    """Call on_hit(picked, p, q, target) for every multiset of signed terms whose sum is a target.
+
+    p and q count the positive and negative terms; which orders the sign dice allow is the caller's business.
+    With many targets (the odds table asks for all 672), the last term's values in range are looked up
+    rather than each target in turn.
+    """
     bias, high = dice.bias, dice.high
     low_target, high_target = min(targets), max(targets)
-    # Per group of terms: its usage, its values, and the range of its values (to skip sums that cannot land
-    # between the smallest and the largest target).
+    # Per group of terms: usage, values, the range of its values (to skip sums that cannot land between the
+    # smallest and the largest target), its whole values sorted, and its fractional values.
     groups = []
     for usage in sorted(terms.by_usage):
         values = terms.by_usage[usage]
         floats = [v if type(v) is int else v[0] / v[1] for v in values]
-        groups.append((usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
+        whole = sorted(v for v in values if type(v) is int)
+        fractions = [v for v in values if type(v) is not int]
+        groups.append((usage, values, min(floats) - 1e-6, max(floats) + 1e-6, whole, fractions))
     most_terms = 1 + dice.plus + dice.minus
+    many = len(targets)
 
-    def record(picked: list[tuple[int, int, Rational]], target: int) -> None:
-        choices = [[(s, faces) for faces in terms.terms_of(u, v)] for s, u, v in picked]
-        for parts in product(*choices):
-            hits[target].update(_arrangements(list(parts), dice))
-
-    def evaluate(chosen: list[tuple[int, tuple]]) -> None:
+    def evaluate(chosen: list[tuple[int, tuple]], p: int, q: int) -> None:
         # The sum of the chosen terms lands on a target: loop over the values of all terms but the one with
         # the most values, and look that one up.
         last = max(range(len(chosen)), key=lambda i: len(chosen[i][1][1]))
         s_last, g_last = chosen[last]
-        last_values = g_last[1]
+        last_values, whole, fractions = g_last[1], g_last[4], g_last[5]
         others = chosen[:last] + chosen[last + 1 :]
         last_lo = g_last[2] if s_last > 0 else -g_last[3]
         last_hi = g_last[3] if s_last > 0 else -g_last[2]
@@ -411,25 +425,45 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
             if type(partial) is int:
                 if partial + last_hi < low_target or partial + last_lo > high_target:
                     continue
-                for t in targets:
-                    need = t - partial if s_last > 0 else partial - t
-                    if need in last_values:
-                        hit(others, combo, s_last, g_last, need, t)
+                # The whole values of the last term that put the sum between the lowest and highest target.
+                if s_last > 0:
+                    lo, hi = low_target - partial, high_target - partial
+                else:
+                    lo, hi = partial - high_target, partial - low_target
+                i, j = bisect_left(whole, lo), bisect_right(whole, hi)
+                if j - i <= many:
+                    for need in whole[i:j]:
+                        t = partial + need if s_last > 0 else partial - need
+                        if t in targets:
+                            hit(others, combo, s_last, g_last, need, t, p, q)
+                else:
+                    for t in targets:
+                        need = t - partial if s_last > 0 else partial - t
+                        if need in last_values:
+                            hit(others, combo, s_last, g_last, need, t, p, q)
             else:
                 approx = _q_float(partial)
                 if approx + last_hi < low_target or approx + last_lo > high_target:
                     continue
-                for t in targets:
-                    need = _q_add(t, _q_neg(partial))
-                    if s_last < 0:
-                        need = _q_neg(need)
-                    if need in last_values:
-                        hit(others, combo, s_last, g_last, need, t)
+                if len(fractions) <= many:
+                    for need in fractions:
+                        t = _q_add(partial, need if s_last > 0 else _q_neg(need))
+                        if type(t) is int and t in targets:
+                            hit(others, combo, s_last, g_last, need, t, p, q)
+                else:
+                    for t in targets:
+                        need = _q_add(t, _q_neg(partial))
+                        if s_last < 0:
+                            need = _q_neg(need)
+                        if need in last_values:
+                            hit(others, combo, s_last, g_last, need, t, p, q)
 
-    def hit(others: list, combo: tuple, s_last: int, g_last: tuple, need: Rational, target: int) -> None:
+    def hit(
+        others: list, combo: tuple, s_last: int, g_last: tuple, need: Rational, target: int, p: int, q: int
+    ) -> None:
         picked = [(s, g[0], v) for (s, g), v in zip(others, combo, strict=True)]
         picked.append((s_last, g_last[0], need))
-        record(picked, target)
+        on_hit(picked, p, q, target)
 
     plus, minus = dice.plus, dice.minus
 
@@ -454,7 +488,7 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
         # chosen: (sign, group) of the terms so far (group indexes never decrease), p positive and q negative
         # terms; [lo, hi] bounds their sum.
         if lo <= high_target and hi >= low_target:
-            evaluate(chosen)
+            evaluate(chosen, p, q)
         if p + q == most_terms:
             return
         for i in compatible_with(last):
@@ -477,6 +511,23 @@ def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[F
             if fits_signs(int(sign > 0), int(sign < 0)):
                 lo, hi = (group[2], group[3]) if sign > 0 else (-group[3], -group[2])
                 search([(sign, group)], group[0], i, int(sign > 0), int(sign < 0), lo, hi)
+
+
+def _spell_sum(terms: _Terms, dice: _Dice, picked: list[Picked], first: int = 0) -> Iterable[Faces]:
+    """Every formula writing these signed terms (any spelling of each, any order the sign dice allow)."""
+    choices = [[(s, faces) for faces in terms.terms_of(u, v)] for s, u, v in picked]
+    for parts in product(*choices):
+        yield from _arrangements(list(parts), dice, first)
+
+
+def _find_hits(dice: _Dice, terms: _Terms, targets: set[int]) -> dict[int, set[Faces]]:
+    """Every formula whose value is a target, grouped by target."""
+    hits: dict[int, set[Faces]] = defaultdict(set)
+
+    def on_hit(picked: list[Picked], p: int, q: int, target: int) -> None:
+        hits[target].update(_spell_sum(terms, dice, picked))
+
+    _find_sums(dice, terms, targets, on_hit)
     return hits
 
 
@@ -549,12 +600,112 @@ def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
     return solution
 
 
-def _hits_by_enumeration(roll: Roll, allowed: frozenset[str] | None) -> dict[int, set[Faces]]:
+def best_score_by_target(
+    number_dice: Iterable[int],
+    operator_dice: Iterable[str],
+    targets: Iterable[int],
+    allowed: Iterable[str] | None = None,
+) -> dict[int, int]:
+    """The best score (after stripping, before costs) of every target these dice can make; others are absent.
+
+    The same answer as `solve(...).best[t].score` for every target, without spelling out every formula: the
+    sums that hit a target are first kept as sets of dice (with the + and − dice an order of the terms
+    needs). A formula's score depends only on its dice, so the best candidate is the highest-scoring set of
+    dice. It is irreducible for sure when no smaller set of dice makes the same target; only otherwise are the
+    formulas of that set and of the smaller ones spelled out and compared (is one not reducible to another?).
+    This is what lets the odds table solve all 672 target numbers of every roll in minutes.
+    """
+    roll = Roll((1,), tuple(number_dice), tuple(operator_dice))
+    wanted = set(targets)
+    if not wanted:
+        return {}
+    allowed_set = frozenset(allowed) if allowed is not None else None
+    dice = _Dice(roll, allowed_set)
+    if dice.mulops[ROOT] >= 2 or 9 in dice.numbers:
+        hits = _hits_by_enumeration(roll, allowed_set, wanted)
+        return {t: max(formula_score(f) for f in irreducible(found)) for t, found in hits.items()}
+    terms = _terms_for(dice)
+    # keyed[target][(usage, + dice, − dice)]: the picked terms of every sum with exactly those dice.
+    keyed: dict[int, dict[tuple[int, int, int], list[list[Picked]]]] = defaultdict(lambda: defaultdict(list))
+    plus, minus = dice.plus, dice.minus
+
+    def on_hit(picked: list[Picked], p: int, q: int, target: int) -> None:
+        usage = sum(u for _, u, _ in picked)
+        by_key = keyed[target]
+        if p >= 1 and p - 1 <= plus and q <= minus:  # a positive term first
+            by_key[(usage, p - 1, q)].append(picked)
+        if q >= 1 and p <= plus and q <= minus:  # a negative term first, after the leading −
+            by_key[(usage, p, q)].append(picked)
+
+    _find_sums(dice, terms, wanted, on_hit)
+    faces_of = sorted(dice.bit, key=lambda f: dice.bit[f])
+    shifts = [(_FIELD * i, type(f) is int, OPERATOR_POINTS.get(f, 0)) for i, f in enumerate(faces_of)]
+
+    def score(key: tuple[int, int, int]) -> int:
+        usage, p_used, m_used = key
+        numbers, points = 0, p_used + m_used
+        for shift, is_number, worth in shifts:
+            count = (usage >> shift) & 31
+            if is_number:
+                numbers += count
+            else:
+                points += count * worth
+        return points * numbers
+
+    spellings: dict[tuple[int, int, int], list[Faces]] = {}
+
+    def spelled(target: int, key: tuple[int, int, int]) -> list[Faces]:
+        # Every formula making the target with exactly these dice (per target, each key spelled once).
+        found = spellings.get(key)
+        if found is None:
+            _, p_used, m_used = key
+            collected: set[Faces] = set()
+            for picked in keyed[target][key]:
+                positive = sum(1 for s, _, _ in picked if s > 0)
+                # With p positive terms, a positive term first uses p − 1 + dice, a negative one first p.
+                first = 1 if p_used == positive - 1 else -1
+                collected.update(_spell_sum(terms, dice, picked, first))
+            found = spellings[key] = sorted(collected, key=len)
+        return found
+
+    best: dict[int, int] = {}
+    for target, by_key in keyed.items():
+        spellings.clear()
+        ranked = sorted(((score(k), k) for k in by_key), reverse=True)
+        for points, key in ranked:
+            usage, p_used, m_used = key
+            smaller = [
+                k
+                for k in by_key
+                if k != key and k[1] <= p_used and k[2] <= m_used and terms._within(k[0], usage)
+            ]
+            if not smaller:
+                best[target] = points
+                break
+            shorter = [(g, _dice_code(g)) for k in smaller for g in spelled(target, k)]
+            if any(_is_irreducible(f, shorter) for f in spelled(target, key)):
+                best[target] = points
+                break
+    return best
+
+
+def _is_irreducible(formula: Faces, shorter: list[tuple[Faces, int]]) -> bool:
+    """Whether none of the shorter formulas (each with its dice code) is a subsequence of `formula`."""
+    code = _dice_code(formula)
+    return not any(
+        ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH and is_subsequence(g, formula)
+        for g, g_code in shorter
+    )
+
+
+def _hits_by_enumeration(
+    roll: Roll, allowed: frozenset[str] | None, targets: set[int] | None = None
+) -> dict[int, set[Faces]]:
     """Every formula making a target, by listing all formulas (custom dice the fast path does not cover)."""
     from suji.bruteforce import all_formulas
     from suji.exact import as_rational, evaluate
 
-    targets = set(roll.targets)
+    targets = set(roll.targets) if targets is None else targets
     hits: dict[int, set[Faces]] = defaultdict(set)
     for faces in all_formulas(roll, allowed):
         value = as_rational(evaluate(faces))

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
+
+# No test may find, use or start building the real odds table: each run gets an empty place for it (tests that
+# need a table make their own), and a server started by a test never builds one.
+os.environ["SUJI_ODDS_BUILD"] = "0"
+os.environ["SUJI_ODDS_PATH"] = str(Path(tempfile.mkdtemp(prefix="suji-odds-")) / "odds.suji")
 
 
 @pytest.fixture

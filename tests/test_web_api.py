@@ -229,15 +229,32 @@ def test_solver_endpoints_refuse_bad_fields(client, path, body):
     assert response.status_code == 400 and response.get_json()["error"]["message"]
 
 
-def test_advise_is_one_at_a_time(client, monkeypatch):
-    from suji.web.extensions import advice_slot
+def test_advise_waits_its_turn_and_answers(client):
+    """A second live advice waits for the first instead of hearing "busy"; the roll's outcomes are then kept."""
+    import threading
 
-    assert advice_slot.acquire(blocking=False)
+    from suji.web import solver_pool
+
+    solver_pool._live_scores.clear()
+    answers = []
+    assert solver_pool._live_queue.acquire(blocking=False)
     try:
-        response = client.post("/api/advise", json=SOLVE_BODY, headers={"Accept-Language": "en"})
+        waiting = threading.Thread(
+            target=lambda: answers.append(
+                client.post("/api/advise", json=SOLVE_BODY, headers={"Accept-Language": "en"})
+            )
+        )
+        waiting.start()
+        waiting.join(timeout=0.5)
+        assert waiting.is_alive() and not answers
     finally:
-        advice_slot.release()
-    assert response.status_code == 503 and response.get_json()["error"]["code"] == "busy"
+        solver_pool._live_queue.release()
+    waiting.join()
+    assert answers[0].status_code == 200 and answers[0].get_json()["best"]
+    assert len(solver_pool._live_scores) == 1
+    # The same dice with other costs spent: answered from the kept outcomes, with the costs applied.
+    again = client.post("/api/advise", json={**SOLVE_BODY, "rerolled": 3}, headers={"Accept-Language": "en"})
+    assert again.status_code == 200 and len(solver_pool._live_scores) == 1
 
 
 def test_advise_refuses_custom_dice(client):

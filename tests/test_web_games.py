@@ -274,22 +274,25 @@ def test_advice_on_request(app, client):
     assert scores == sorted(scores, reverse=True)
 
 
-def test_advice_while_the_solver_is_busy_says_so(app, client):
-    from suji.web.extensions import advice_slot
+def test_advice_while_the_solver_is_busy_waits_its_turn(app, client):
+    """Without the odds table a second question waits in the queue and is answered: nobody hears "busy"."""
+    import threading
+
+    from suji.web import solver_pool
 
     game_id = start_solo(client)
-    web_games._advice_cache.clear()
-    assert advice_slot.acquire(blocking=False)  # someone else's advice is being worked out
+    solver_pool._live_scores.clear()
+    answers = []
+    assert solver_pool._live_queue.acquire(blocking=False)  # someone else's advice is being worked out
     try:
-        response = client.get(f"/games/{game_id}/advice")
+        waiting = threading.Thread(target=lambda: answers.append(client.get(f"/games/{game_id}/advice")))
+        waiting.start()
+        waiting.join(timeout=0.5)
+        assert waiting.is_alive() and not answers  # still in the queue, not refused
     finally:
-        advice_slot.release()
-    assert response.status_code == 503
-    assert response.get_json()["error"] in (
-        "The solver is busy with someone else's advice. Try again in a moment.",
-        "ソルバーはいま、ほかの人のアドバイスを考えています。少ししてから、もう一度おしてね。",
-    )
-    assert client.get(f"/games/{game_id}/advice").status_code == 200  # free again
+        solver_pool._live_queue.release()
+    waiting.join()
+    assert answers[0].status_code == 200 and answers[0].get_json()["options"]
 
 
 def test_the_live_value_uses_the_servers_dice(app, client):

@@ -2,10 +2,12 @@
 
 RULES.md §1. Three target dice (A, B, C) give up to 12 target numbers; five number dice and four operator dice
 make a formula. The exact parts (how many targets, the chance of a 6 or of a × or ÷ die) are counted over all
-equally likely faces. Whether a roll can make a target, and its best score, need the solver (suji.solver): those
-are estimated from seeded rolls. 2,000 rolls take minutes, so they are solved once by `precompute` (run
-``python -m suji.lessons.suji_stats``) and stored in data/suji_stats.json with their seed and N; the pages read
-the stored rolls, and the student's N picks a seeded sample of them.
+equally likely faces. Whether a roll can make a target, and its best score, need the solver: the odds table
+(suji.odds) has solved every roll once, so its exact figures (stored with the package in suji/odds/facts.json)
+stand beside the experiments, and each experiment rolls N fresh seeded rolls and looks each one up. Without a
+table (it is built on first use, see suji.odds) the experiments fall back to 2,000 rolls solved in advance by
+`precompute` (run ``python -m suji.lessons.suji_stats``) and stored in data/suji_stats.json; the student's N
+then picks a seeded sample of them.
 
 Re-rolling (RULES.md "Rerolls"): each re-rolled die costs 1 point, and a score after costs is never below 0.
 The lesson compares answering at once with re-rolling all five number dice (cost 5) and re-rolling all nine
@@ -42,6 +44,9 @@ from suji.i18n import N_, translate
 from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
 from suji.lessons.stats import Estimate, mean_interval, wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
+from suji.odds import table_or_none
+from suji.odds.facts import stored_facts
+from suji.odds.table import OddsTable
 from suji.scoring import REROLL_COST
 from suji.solver import solve
 
@@ -180,6 +185,59 @@ def sample_records(n: int, seed: int) -> list[Record]:
     return random.Random(seed).sample(records, n)
 
 
+def table_record(seed: int, index: int, table: OddsTable) -> Record:
+    """Roll `index` of sample `seed` (as simulate_roll rolls it), its best scores looked up in the odds table."""
+    roll = random_roll(roll_seed(seed, index))
+    rolls = [roll] + [reroll(roll, what, random.Random(roll_seed(seed, index, what))) for what in REROLLS]
+    return tuple(table.best_score(r.number_dice, r.operator_dice, r.targets) for r in rolls)  # type: ignore[return-value]
+
+
+TABLE, STORED = "table", "stored"
+
+
+def fresh_or_stored(n: int, seed: int) -> tuple[list[Record], str]:
+    """`n` fresh seeded rolls looked up in the odds table when there is one, else `n` of the stored rolls."""
+    table = table_or_none()
+    if table is not None:
+        return [table_record(seed, i, table) for i in range(n)], TABLE
+    return sample_records(n, seed), STORED
+
+
+# ---- exact figures from the odds table's facts ---------------------------------------------------------------
+
+
+def exact_facts() -> dict | None:
+    """The exact figures of the whole game at level 3 (every operator), or None when none are stored."""
+    facts = stored_facts()
+    return facts["levels"]["3"] if facts else None
+
+
+def exact_distribution() -> dict[int, Fraction] | None:
+    """P(the best score of a random roll is s), s = 0 when no target can be made."""
+    facts = exact_facts()
+    if facts is None:
+        return None
+    return {int(s): Fraction(v["fraction"]) for s, v in facts["best_score_distribution"].items()}
+
+
+def exact_reach() -> Fraction | None:
+    """P(a random roll can make at least one of its targets), over every equally likely face of all twelve dice.
+
+    Re-rolling all five number dice (or all nine) gives a fresh random roll of those dice, so the chance of a
+    target afterwards is this same number.
+    """
+    facts = exact_facts()
+    return Fraction(facts["p_make"]["fraction"]) if facts else None
+
+
+def exact_mean_after(cost: int) -> Fraction | None:
+    """The exact mean points of a fresh roll after `cost` points of re-rolls (never below 0; no target = 0)."""
+    distribution = exact_distribution()
+    if distribution is None:
+        return None
+    return sum((p * max(0, s - cost) for s, p in distribution.items()), Fraction(0))
+
+
 # ---- figures from records ----------------------------------------------------------------------------------
 
 
@@ -281,14 +339,20 @@ ESTIMATE_NOTE = N_(
     "These are estimates, not exact values: {n} rolls picked with seed {seed} from {stored} seeded rolls that "
     "the solver worked out in advance. The intervals are confidence intervals (95%)."
 )
+TABLE_NOTE = N_(
+    "Simulated: {n} fresh random rolls from seed {seed}, each looked up in the odds table, where every roll of "
+    "the game is solved. Exact: counted over every equally likely face of all twelve dice."
+)
 
 
-def _estimate_note(n: int, seed: int, lang: str) -> str:
+def _estimate_note(n: int, seed: int, lang: str, source: str = STORED) -> str:
+    if source == TABLE:
+        return translate(TABLE_NOTE, lang, n=n, seed=seed)
     return translate(ESTIMATE_NOTE, lang, n=n, seed=seed, stored=stored()["n"])
 
 
-def _row(label: str, estimate: Estimate) -> Row:
-    return Row(Msg(label), None, estimate.value, estimate.interval)
+def _row(label: str, estimate: Estimate, exact: Fraction | None = None) -> Row:
+    return Row(Msg(label), exact, estimate.value, estimate.interval)
 
 
 def _run_targets(n: int, seed: int, lang: str) -> Outcome:
@@ -300,15 +364,17 @@ def _run_targets(n: int, seed: int, lang: str) -> Outcome:
 
 
 def _run_reach(n: int, seed: int, lang: str) -> Outcome:
-    f = figures(sample_records(n, seed))
+    records, source = fresh_or_stored(n, seed)
+    f = figures(records)
+    exact = exact_reach()
     rows = [
-        _row(REACH_LABELS["now"], f.reach),
-        _row(REACH_LABELS[NUMBERS], f.reach_numbers),
-        _row(REACH_LABELS[ALL], f.reach_all),
+        _row(REACH_LABELS["now"], f.reach, exact),
+        _row(REACH_LABELS[NUMBERS], f.reach_numbers, exact),
+        _row(REACH_LABELS[ALL], f.reach_all, exact),
         _row(REACH_LABELS["rescue-numbers"], f.rescue_numbers),
         _row(REACH_LABELS["rescue-all"], f.rescue_all),
     ]
-    return Outcome(rows, f.n, seed, note=_estimate_note(f.n, seed, lang))
+    return Outcome(rows, f.n, seed, note=_estimate_note(f.n, seed, lang, source))
 
 
 def _bin_label(key: str) -> str | Msg:
@@ -318,20 +384,88 @@ def _bin_label(key: str) -> str | Msg:
     return f"{lo}+" if int(hi) == SCORE_BINS[-1][1] else f"{lo}–{hi}"
 
 
+def exact_histogram() -> dict[str, Fraction] | None:
+    """The exact chance of no target, and of a best score in each bin of ten points (as score_histogram)."""
+    distribution, reach = exact_distribution(), exact_reach()
+    if distribution is None or reach is None:
+        return None
+    found = {"none": 1 - reach}
+    for lo, hi in SCORE_BINS:
+        found[f"{lo}-{hi}"] = sum((p for s, p in distribution.items() if lo <= s <= hi), Fraction(0))
+    found[f"{SCORE_BINS[0][0]}-{SCORE_BINS[0][1]}"] -= (
+        1 - reach
+    )  # score 0 in the distribution counts "none" too
+    return found
+
+
 def _run_best(n: int, seed: int, lang: str) -> Outcome:
-    records = sample_records(n, seed)
+    records, source = fresh_or_stored(n, seed)
     total = len(records)
+    exact = exact_histogram() or {}
     rows = [
-        Row(_bin_label(key), None, hits / total, wilson_interval(hits, total))
+        Row(_bin_label(key), exact.get(key), hits / total, wilson_interval(hits, total))
         for key, hits in score_histogram(records).items()
     ]
-    return Outcome(rows, total, seed, note=_estimate_note(total, seed, lang))
+    return Outcome(rows, total, seed, note=_estimate_note(total, seed, lang, source))
+
+
+# Strategies whose mean has an exact value: a fresh roll, after a fixed cost.
+EXACT_COSTS = {"now": 0, NUMBERS: REROLL_COST * REROLLS[NUMBERS], ALL: REROLL_COST * REROLLS[ALL]}
 
 
 def _run_value(n: int, seed: int, lang: str) -> Outcome:
-    f = figures(sample_records(n, seed))
-    rows = [Row(Msg(STRATEGY_LABELS[s]), None, f.means[s][0], f.means[s][1:]) for s in STRATEGIES]
-    return Outcome(rows, f.n, seed, percent=False, note=_estimate_note(f.n, seed, lang))
+    records, source = fresh_or_stored(n, seed)
+    f = figures(records)
+    rows = [
+        Row(Msg(STRATEGY_LABELS[s]), exact_mean_after(EXACT_COSTS[s]) if s in EXACT_COSTS else None,
+            f.means[s][0], f.means[s][1:])
+        for s in STRATEGIES
+    ]  # fmt: skip
+    return Outcome(rows, f.n, seed, percent=False, note=_estimate_note(f.n, seed, lang, source))
+
+
+ADVICE_ROLLS = 100
+MAX_ADVICE_ROLLS = 200  # each roll's advice is a few thousand lookups: this keeps one page under a second
+ADVICE_LABELS = {
+    "now": N_("answer at once"),
+    "advice": N_("follow the solver's advice once"),
+}
+ADVICE_NOTE = N_(
+    "For each of {n} fresh random rolls (seed {seed}) the solver's advice was worked out from the odds table: "
+    "its expected score is exact for that roll (the chance of every outcome of the re-roll it suggests, after "
+    "the cost). The means of those numbers estimate what following the advice is worth."
+)
+ADVICE_NO_TABLE = N_(
+    "This experiment needs the odds table, which is not ready yet (it is built the first time the app runs). "
+    "Until then only the exact value of answering at once is shown."
+)
+
+
+def _run_advice(n: int, seed: int, lang: str) -> Outcome:
+    from suji.advice import advise
+
+    exact_now = exact_mean_after(0)
+    table = table_or_none()
+    if table is None:
+        row = Row(Msg(ADVICE_LABELS["now"]), exact_now, None, None)
+        return Outcome([row], 0, seed, percent=False, note=translate(ADVICE_NO_TABLE, lang))
+    now_points, advice_points = [], []
+    for i in range(n):
+        roll = random_roll(roll_seed(seed, i))
+        best = advise(roll, table=table).best
+        now = table.best_score(roll.number_dice, roll.operator_dice, roll.targets)
+        now_points.append(float(final_score(now)))
+        advice_points.append(float(best.expected_score))
+    rows = [
+        Row(Msg(ADVICE_LABELS["now"]), exact_now, *_mean_and_interval(now_points)),
+        Row(Msg(ADVICE_LABELS["advice"]), None, *_mean_and_interval(advice_points)),
+    ]
+    return Outcome(rows, n, seed, percent=False, note=translate(ADVICE_NOTE, lang, n=n, seed=seed))
+
+
+def _mean_and_interval(values: list[float]) -> tuple[float, tuple[float, float]]:
+    mean, low, high = mean_interval(values)
+    return mean, (low, high)
 
 
 def _accept_percent(estimate: Estimate) -> tuple[Fraction, Fraction]:
@@ -496,12 +630,20 @@ LESSON = Lesson(
             max_trials=STORED_ROLLS,
             x_title=N_("strategy"),
         ),
+        Experiment(
+            "advice",
+            N_("What is the solver's advice worth?"),
+            _run_advice,
+            default_trials=ADVICE_ROLLS,
+            max_trials=MAX_ADVICE_ROLLS,
+            x_title=N_("strategy"),
+        ),
     ),
     notes=(
         N_(
-            "The exact answers are counted over all equally likely faces. The figures about formulas and "
-            "scores are estimates from seeded random rolls, solved in advance and stored; each comes with a "
-            "confidence interval (95%)."
+            "The exact answers are counted over all equally likely faces of all twelve dice, with the odds "
+            "table, where the solver has worked out every possible roll once. The experiments roll fresh "
+            "random dice and put their frequencies, with confidence intervals (95%), beside the exact values."
         ),
     ),
 )

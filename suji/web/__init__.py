@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 
+from suji.odds.table import default_path
 from suji.resources import resource_dir
 from suji.web import models
 from suji.web.extensions import babel, csrf
@@ -55,6 +56,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(resource_dir("translations")),
         BABEL_DEFAULT_LOCALE="ja",
         JSON_AS_ASCII=False,
+        # The odds table (suji.odds): $SUJI_ODDS_PATH or the user's data folder, as for the command line.
+        ODDS_PATH=str(default_path()),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -81,8 +84,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from suji.web import errors
 
     errors.init_app(app)
+    app.context_processor(_odds_context)
     app.after_request(_security_headers)
     return app
+
+
+_odds_seen: dict[str, tuple[float, object]] = {}
+
+
+def _odds_context() -> dict[str, Any]:
+    """`odds_status()` for templates: the odds table's state, looked at most once a second per table path."""
+    from flask import current_app
+
+    from suji.odds.build import table_status
+
+    def odds_status() -> object:
+        path = current_app.config["ODDS_PATH"]
+        seen = _odds_seen.get(path)
+        now = time.monotonic()
+        if seen is None or now - seen[0] > 1.0:
+            seen = _odds_seen[path] = (now, table_status(path))
+        return seen[1]
+
+    return {"odds_status": odds_status}
 
 
 def _register(app: Flask, module: str) -> None:

@@ -6,10 +6,9 @@ A malformed request gets status 400 and {"error": {"code", "message"}} in the pa
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify
 from werkzeug.wrappers import Response
 
 from suji.cli import dice_error_message
@@ -19,10 +18,9 @@ from suji.hints import on_track
 from suji.i18n import LANGUAGES, N_, translate
 from suji.scoring import check
 from suji.web.drill import drill_roll, pretty_value, solution_for
-from suji.web.extensions import advice_slot
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
-from suji.web.solver_pool import advise_on_pool
+from suji.web.solver_pool import advice_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -48,7 +46,6 @@ MESSAGES = {
     "bad_lang": N_("“lang” must be “ja” or “en”."),
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
     "not_level": N_("“level” must be one of {limits}."),
-    "busy": N_("The server is busy working out advice. Try again in a minute."),
     "not_step": N_("“step” must be a whole number from 0 to {limit}."),
 }
 
@@ -202,14 +199,6 @@ def hint() -> Response:
     )
 
 
-# Re-roll advice solves hundreds of rolls (seconds each time): one at a time (advice_slot), the answers kept.
-
-
-@lru_cache(maxsize=128)
-def _advice(roll: Roll, rerolled: int, set_faces: int) -> Any:
-    return advise_on_pool(roll, rerolled=rerolled, set_faces=set_faces)
-
-
 @bp.post("/advise")
 def advise() -> Response:
     """Re-roll advice: the odds and expected score of every choice, as `suji advise --json` prints."""
@@ -217,18 +206,15 @@ def advise() -> Response:
     roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
     rerolled = req.count("rerolled", MAX_COST_DICE)
     set_faces = req.count("set_faces", MAX_COST_DICE)
-    if not advice_slot.acquire(blocking=False):
-        return error_response("busy", translate(MESSAGES["busy"], req.lang), 503)
     try:
-        advice = _advice(roll, rerolled, set_faces)
+        # From the odds table in milliseconds; without it, solved live in turn (see solver_pool).
+        advice = advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"])
     except DiceError as error:
         if error.code == "not_standard":
             from suji.advice import ADVICE_TEXT
 
             raise ApiError(error.code, translate(ADVICE_TEXT["not_standard"], req.lang)) from None
         raise ApiError(error.code, dice_error_message(error, req.lang)) from None
-    finally:
-        advice_slot.release()
     return jsonify(advice.to_dict(req.lang))
 
 

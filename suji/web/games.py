@@ -35,11 +35,11 @@ from suji.dice import DiceError, Roll
 from suji.games import GameError, Hand
 from suji.scoring import check
 from suji.web.errors import render_error
-from suji.web.extensions import advice_slot, db
+from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry, Game, Player, Round, Seat, ensure_schema, token_hash
-from suji.web.solver_pool import advise_on_pool
+from suji.web.solver_pool import advice_for
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -56,7 +56,6 @@ STALE = lazy_gettext(
 )
 GAME_OVER = lazy_gettext("This game is over.")
 NO_GAME = lazy_gettext("There is no such game on this device.")
-ADVICE_BUSY = lazy_gettext("The solver is busy with someone else's advice. Try again in a moment.")
 OLD_DAY = lazy_gettext("That puzzle is from another day. Here is today's puzzle.")
 ALREADY_DAILY = lazy_gettext("You have already answered today's puzzle. Come back tomorrow!")
 NICKNAME_SAVED = lazy_gettext("Your name is saved.")
@@ -439,27 +438,9 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
     return redirect(page, code=303)
 
 
-# Advice already worked out, by (roll, re-rolled, set faces); the oldest is dropped past ADVICE_CACHE_SIZE.
-_advice_cache: dict[tuple[Roll, int, int], tuple] = {}
-ADVICE_CACHE_SIZE = 256
-
-
-def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple | None:
-    """Every choice of up to two dice with its odds (cached), or None while another advice is being worked out."""
-    key = (roll, rerolled, set_faces)
-    options = _advice_cache.get(key)
-    if options is not None:
-        return options
-    if not advice_slot.acquire(blocking=False):
-        return None
-    try:
-        options = tuple(advise_on_pool(roll, rerolled, set_faces).options)
-    finally:
-        advice_slot.release()
-    if len(_advice_cache) >= ADVICE_CACHE_SIZE:
-        _advice_cache.pop(next(iter(_advice_cache)))
-    _advice_cache[key] = options
-    return options
+def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
+    """Every choice of up to two dice with its odds: from the odds table, else solved live in turn (cached)."""
+    return tuple(advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"]).options)
 
 
 @bp.get("/<int:game_id>/advice")
@@ -477,8 +458,6 @@ def advice(game_id: int) -> Response | tuple[str, int]:
         options = _advice(hand.roll, hand.rerolled, hand.set_faces)
     except DiceError:
         return jsonify(error=str(STALE)), 409
-    if options is None:
-        return jsonify(error=str(ADVICE_BUSY)), 503
     shown = [o.to_dict(lang()) for o in options[:ADVICE_SHOWN]]
     for item, option in zip(shown, options, strict=False):
         item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]

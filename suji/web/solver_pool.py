@@ -1,4 +1,11 @@
-"""A pool of worker processes for the solver's heavy work (re-roll advice), shared by the whole server.
+"""Re-roll advice for the web: lookups in the odds table when it is there, else a queue to the solver's pool.
+
+With a complete odds table (suji.odds) the advice of any roll is a few thousand lookups, worked out in the
+request's thread in milliseconds. Without it, the outcomes of a roll are solved live: requests wait their
+turn in a queue (one live calculation at a time, none refused), and the solved outcomes are kept by roll, so
+another player asking about the same dice, whatever they have spent, gets the answer at once.
+
+A pool of worker processes does the live solving, shared by the whole server.
 
 Advice solves hundreds of rolls; in the web process it would hold the interpreter for seconds and slow every
 other page. The pool runs it on other processes (started with "spawn", so they share no database connection
@@ -18,13 +25,18 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
-from suji.advice import Advice, advise
+from suji.advice import Advice, advise, best_scores, choices, options_from_scores
 from suji.dice import Roll
+from suji.odds import table_or_none
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _failed = False
+# One live calculation at a time: the others wait here in turn rather than hear "busy".
+_live_queue = threading.Lock()
+_live_scores: dict[tuple, dict] = {}  # outcome scores by roll (dice and targets), newest last
+LIVE_CACHE_SIZE = 256
 
 
 def pool_size() -> int:
@@ -59,3 +71,47 @@ def advise_on_pool(roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Advice:
         if broken is not None:
             broken.shutdown(wait=False, cancel_futures=True)
         return advise(roll, rerolled, set_faces)
+
+
+def _live_outcome_scores(roll: Roll, keys: list) -> dict:
+    """The best score of every outcome, solved on the pool (or in this thread when there is none)."""
+    global _failed, _pool
+    size = pool_size()
+    if size >= 1 and not _failed:
+        try:
+            return best_scores(roll, keys, workers=size, executor=_shared_pool(size))
+        except (BrokenProcessPool, RuntimeError, OSError) as error:
+            log.warning("solver pool unusable (%s); advice is worked out in-process from now on", error)
+            with _lock:
+                _failed, broken, _pool = True, _pool, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+    return best_scores(roll, keys)
+
+
+def advice_for(roll: Roll, rerolled: int = 0, set_faces: int = 0, table_path: str | None = None) -> Advice:
+    """The advice for a standard roll: from the odds table when usable, else solved live in turn (cached).
+
+    Raises DiceError("not_standard") for dice the standard set cannot show.
+    """
+    found = choices(roll)
+    keys = found.keys()
+    table = table_or_none(table_path)
+    if table is not None and table.covers(roll.number_dice, roll.operator_dice, roll.targets):
+        return options_from_scores(found, best_scores(roll, keys, table=table), rerolled, set_faces)
+    key = (tuple(sorted(roll.number_dice)), tuple(sorted(roll.operator_dice)), roll.targets)
+    scores = _live_scores.get(key)
+    if scores is None:
+        with _live_queue:
+            scores = _live_scores.get(key)  # worked out while this request waited its turn
+            if scores is None:
+                scores = _live_outcome_scores(roll, keys)
+                if len(_live_scores) >= LIVE_CACHE_SIZE:
+                    _live_scores.pop(next(iter(_live_scores)))
+                _live_scores[key] = scores
+    return options_from_scores(found, scores, rerolled, set_faces)
+
+
+def live_queue_busy() -> bool:
+    """Whether a live advice calculation is running now (pages say that answers may take a while)."""
+    return _live_queue.locked()

@@ -1,0 +1,301 @@
+"""The odds table on disk: the best score of every target number for every roll, and lookups in it.
+
+Data flows: a file → `open_table` checks its magic, format, rules fingerprint, size and checksum → an
+`OddsTable` → `row(numbers, operators, level)` gives 672 bytes (one per target number: the best score, or
+NOT_MAKEABLE) → `best` / `best_score` answer the solver's questions by lookup.
+
+The file: the magic ``SUJIODDS``, a little-endian uint32 header length, a JSON header (format, rules
+fingerprint, row and column counts, the body's SHA-256), then the body: row offsets (uint32, rows + 1 of them)
+and each row compressed with zlib on its own, so a lookup inflates 672 bytes and nothing more. Anything that
+does not check out raises TableError with a code; nothing half-right is ever used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+import struct
+import threading
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from suji.i18n import N_, translate
+from suji.odds import space
+
+MAGIC = b"SUJIODDS"
+FORMAT = 1
+NOT_MAKEABLE = 255
+FILE_NAME = f"odds-v{FORMAT}.suji"
+
+
+# What a person reads about a table that cannot be used (English msgids; translations/ holds Japanese).
+MESSAGES = {
+    "missing": N_(
+        "There is no odds table at {path} yet. Build it with “suji odds build”; until then the live solver answers."
+    ),
+    "unreadable": N_("The odds table at {path} cannot be read ({detail})."),
+    "damaged": N_(
+        "The odds table at {path} is damaged ({detail}), so it is not used. Build it again with “suji odds build”."
+    ),
+    "stale": N_(
+        "The odds table at {path} was made for other rules or another version ({detail}), so it is not used. Build it again with “suji odds build”."
+    ),
+    "partial": N_("The odds table at {path} is not finished ({detail}). Run “suji odds build” to go on."),
+    "busy": N_(
+        "Another build of the odds table is running (process {detail}). Wait for it; “suji odds status” shows how far it has got."
+    ),
+}
+DETAILS = {
+    "empty_file": N_("the file is empty"),
+    "not_a_table": N_("the file is not an odds table"),
+    "bad_header": N_("its header cannot be read"),
+    "bad_checksum": N_("its checksum does not match"),
+    "other_format": N_("another file format"),
+    "other_rules": N_("other rules"),
+    "part_missing": N_("part {part} is missing or damaged"),
+}
+
+
+class TableError(Exception):
+    """An odds table that cannot be used; `code` names why (missing, damaged, stale, partial, busy).
+
+    `detail` is a key of DETAILS (translated) or plain text such as a process id.
+    """
+
+    def __init__(self, code: str, path: Path | str, detail: str = "", **params: object) -> None:
+        super().__init__(f"{code}: {path}" + (f" ({detail})" if detail else ""))
+        self.code = code
+        self.path = str(path)
+        self.detail = detail
+        self.params = params
+
+    def message(self, lang: str = "en") -> str:
+        """The explanation in the user's language."""
+        detail = self.detail
+        if detail in DETAILS:
+            detail = translate(DETAILS[detail], lang, **self.params)
+        return translate(MESSAGES[self.code], lang, path=self.path, detail=detail)
+
+
+def default_path() -> Path:
+    """Where the command line and the web app look for the table: $SUJI_ODDS_PATH, else the user's data folder.
+
+    The data folder is $XDG_DATA_HOME/suji, by default ~/.local/share/suji.
+    """
+    explicit = os.environ.get("SUJI_ODDS_PATH")
+    if explicit:
+        return Path(explicit).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data_home) / "suji" / FILE_NAME
+
+
+def encode_row(best: dict[int, int]) -> bytes:
+    """The 672 bytes of a row: the best score of each target number in order, NOT_MAKEABLE where none."""
+    row = bytearray([NOT_MAKEABLE]) * len(space.target_list())
+    for target, score in best.items():
+        index = space.target_index(target)
+        if index is None:
+            raise ValueError(f"{target} is not a target number of the standard dice")
+        if not 0 <= score < NOT_MAKEABLE:
+            raise ValueError(f"score {score} does not fit a row")
+        row[index] = score
+    return bytes(row)
+
+
+def decode_row(row: bytes) -> dict[int, int]:
+    """The makeable target numbers of a row with their best scores."""
+    targets = space.target_list()
+    return {targets[i]: score for i, score in enumerate(row) if score != NOT_MAKEABLE}
+
+
+def pack_rows(rows: Iterable[bytes]) -> bytes:
+    """Offsets and compressed rows, the shape of a table's body (and of one part of a build)."""
+    blobs = [zlib.compress(row, 9) for row in rows]
+    offsets = [0]
+    for blob in blobs:
+        offsets.append(offsets[-1] + len(blob))
+    return struct.pack(f"<{len(offsets)}I", *offsets) + b"".join(blobs)
+
+
+def unpack_rows(body: bytes | mmap.mmap, count: int) -> list[bytes]:
+    """Every row of a packed body of `count` rows (used to assemble and to verify)."""
+    offsets = struct.unpack_from(f"<{count + 1}I", body, 0)
+    start = 4 * (count + 1)
+    return [zlib.decompress(body[start + offsets[i] : start + offsets[i + 1]]) for i in range(count)]
+
+
+def header_for(body: bytes, seconds: float | None = None) -> dict:
+    return {
+        "format": FORMAT,
+        "rules": space.rules_fingerprint(),
+        "rows": space.row_count(),
+        "number_sets": len(space.number_sets()),
+        "operator_sets": len(space.operator_sets()),
+        "targets": len(space.target_list()),
+        "sha256": hashlib.sha256(body).hexdigest(),
+        "build_seconds": round(seconds, 1) if seconds is not None else None,
+    }
+
+
+def write_table(path: Path, body: bytes, seconds: float | None = None) -> None:
+    """Write a complete table atomically: a reader sees the old file or the whole new one, never a part."""
+    header = json.dumps(header_for(body, seconds), sort_keys=True).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as out:
+        out.write(MAGIC + struct.pack("<I", len(header)) + header + body)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity (the row cache keys on it)
+class OddsTable:
+    """A checked table, mapped into memory; lookups are thread-safe and take a few microseconds."""
+
+    path: Path
+    header: dict
+    _map: mmap.mmap
+    _body_start: int
+
+    def row(self, numbers: Iterable[int], operators: Iterable[str], level: int = space.FULL_LEVEL) -> bytes:
+        """The 672 bytes of a roll at a level; KeyError for dice the standard set cannot show."""
+        n = space.number_index(numbers)
+        ops = space.level_operators(operators, level) if level != space.FULL_LEVEL else operators
+        o = space.operator_index(ops)
+        if n is None or o is None:
+            raise KeyError("not a roll of the standard dice")
+        return self._row(n * len(space.operator_sets()) + o)
+
+    def _row(self, index: int) -> bytes:
+        return _inflate(self, index)
+
+    def best(
+        self,
+        numbers: Iterable[int],
+        operators: Iterable[str],
+        targets: Iterable[int] | None = None,
+        level: int = space.FULL_LEVEL,
+    ) -> dict[int, int]:
+        """The best score of every makeable target (all 672 target numbers, or only `targets`)."""
+        row = self.row(numbers, operators, level)
+        if targets is None:
+            return decode_row(row)
+        found = {}
+        for t in targets:
+            i = space.target_index(t)
+            if i is None:
+                raise KeyError(f"{t} is not a target number of the standard dice")
+            if row[i] != NOT_MAKEABLE:
+                found[t] = row[i]
+        return found
+
+    def best_score(
+        self,
+        numbers: Iterable[int],
+        operators: Iterable[str],
+        targets: Iterable[int],
+        level: int = space.FULL_LEVEL,
+    ) -> int | None:
+        """The best score over the targets of a roll, or None when none of them can be made."""
+        row = self.row(numbers, operators, level)
+        best = -1
+        for t in targets:
+            i = space.target_index(t)
+            if i is None:
+                raise KeyError(f"{t} is not a target number of the standard dice")
+            score = row[i]
+            if score != NOT_MAKEABLE and score > best:
+                best = score
+        return best if best >= 0 else None
+
+    def covers(self, numbers: Iterable[int], operators: Iterable[str], targets: Iterable[int]) -> bool:
+        """Whether the table has this roll (standard dice and target numbers)."""
+        return (
+            space.number_index(numbers) is not None
+            and space.operator_index(operators) is not None
+            and all(space.target_index(t) is not None for t in targets)
+        )
+
+
+@lru_cache(maxsize=8192)
+def _inflate(table: OddsTable, index: int) -> bytes:
+    offsets_at = table._body_start + 4 * index
+    start, end = struct.unpack_from("<2I", table._map, offsets_at)
+    rows_at = table._body_start + 4 * (table.header["rows"] + 1)
+    return zlib.decompress(table._map[rows_at + start : rows_at + end])
+
+
+def read_table(path: Path) -> OddsTable:
+    """Open and check a table file; TableError (missing, damaged, stale) when it cannot be used."""
+    path = Path(path)
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        raise TableError("missing", path) from None
+    except OSError as error:
+        raise TableError("unreadable", path, error.strerror or str(error)) from None
+    with handle:
+        try:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):
+            raise TableError("damaged", path, "empty_file") from None
+    if mapped[: len(MAGIC)] != MAGIC or len(mapped) < len(MAGIC) + 4:
+        raise TableError("damaged", path, "not_a_table")
+    (header_len,) = struct.unpack_from("<I", mapped, len(MAGIC))
+    body_start = len(MAGIC) + 4 + header_len
+    try:
+        header = json.loads(mapped[len(MAGIC) + 4 : body_start])
+    except (ValueError, UnicodeDecodeError):
+        raise TableError("damaged", path, "bad_header") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise TableError("stale", path, "other_format")
+    if header.get("rules") != space.rules_fingerprint() or header.get("rows") != space.row_count():
+        raise TableError("stale", path, "other_rules")
+    if hashlib.sha256(mapped[body_start:]).hexdigest() != header.get("sha256"):
+        raise TableError("damaged", path, "bad_checksum")
+    return OddsTable(path, header, mapped, body_start)
+
+
+_CACHE: dict[str, tuple[tuple[int, int], OddsTable | TableError]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def open_table(path: Path | None = None) -> OddsTable:
+    """The table at `path` (default: default_path()), checked once per version of the file and then kept.
+
+    Raises TableError when there is none or it cannot be used; a rebuilt file is picked up on the next call.
+    """
+    path = Path(path) if path is not None else default_path()
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        raise TableError("missing", path) from None
+    except OSError as error:
+        raise TableError("unreadable", path, error.strerror or str(error)) from None
+    version = (stat.st_mtime_ns, stat.st_size)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(str(path))
+        if cached is None or cached[0] != version:
+            try:
+                result: OddsTable | TableError = read_table(path)
+            except TableError as error:
+                result = error
+            _CACHE[str(path)] = (version, result)
+            cached = _CACHE[str(path)]
+    if isinstance(cached[1], TableError):
+        raise cached[1]
+    return cached[1]
+
+
+def table_or_none(path: Path | None = None) -> OddsTable | None:
+    """The usable table, or None (missing, damaged or stale): callers then use the live solver."""
+    try:
+        return open_table(path)
+    except TableError:
+        return None
