@@ -14,6 +14,7 @@ the median is the figure to quote, p95 shows the slow tail.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -31,10 +32,11 @@ CHECK_GOAL_MS = 5.0
 
 @dataclass
 class Timing:
-    """The times of one benchmark row, in seconds."""
+    """The times of one benchmark row, in seconds; `key` names the row in `suji bench --json`."""
 
     name: str
     seconds: list[float] = field(default_factory=list)
+    key: str = ""
 
     @property
     def count(self) -> int:
@@ -192,6 +194,11 @@ SOLVE_GOAL_MEDIAN_MS = 30.0
 SOLVE_GOAL_P95_MS = 150.0
 SOLVE_GOAL_SPEEDUP = 30.0
 ADVISE_GOAL_MS = 2000.0
+# With the odds table (issue 10): advice by lookup, and one row of the table.
+ADVISE_TABLE_GOAL_MEDIAN_MS = 20.0
+ADVISE_TABLE_GOAL_P95_MS = 50.0
+LOOKUP_GOAL_MS = 0.1
+LOOKUPS = 2000
 # The brute-force reference takes a few tenths of a second a roll, advice a second or two: they run on the
 # first rolls only, and the speed-up compares the solver with the reference on exactly those rolls.
 REFERENCE_ROLLS = 40
@@ -223,19 +230,67 @@ def bench_solve(rolls: int, seed: int) -> list[Timing]:
 
 @register("advise")
 def bench_advise(rolls: int, seed: int) -> list[Timing]:
-    """advise() (every re-roll of up to two dice and every set face) on the first seeded rolls."""
+    """advise() on the first seeded rolls: by lookup in the odds table, and live on two processes.
+
+    The same rolls in the same run. The table's row cache is emptied before each call, so every lookup
+    inflates its row from the file as a first question about a roll would.
+    """
     from suji.advice import advise
+    from suji.odds import table_or_none
+    from suji.odds.table import _inflate
 
     inputs = [(random_roll(f"bench-advise:{seed}:{i}"),) for i in range(min(rolls, ADVICE_ROLLS))]
     workers = min(2, os.cpu_count() or 1)
-    return [
+    rows = []
+    table = table_or_none()
+    if table is not None:
+
+        def by_lookup(roll: Roll) -> object:
+            _inflate.cache_clear()
+            return advise(roll, table=table)
+
+        by_lookup(inputs[0][0])  # warm up imports
+        rows.append(time_calls("advise, odds table (in the request's thread)", by_lookup, inputs))
+        rows[-1].key = "advise_table"
+    else:
+        print(
+            "suji bench: no usable odds table, so advice is timed live only (suji odds build)",
+            file=sys.stderr,
+        )
+    rows.append(
         time_calls(
-            f"advise ({workers} processes, as suji advise and the web app)",
+            f"advise, live ({workers} processes, as without a table)",
             lambda r: advise(r, workers=workers),
             inputs,
-        ),
-        time_calls("advise (1 process)", advise, inputs),
+        )
+    )
+    rows[-1].key = "advise_live"
+    return rows
+
+
+@register("lookup")
+def bench_lookup(rolls: int, seed: int) -> list[Timing]:
+    """One row of the odds table (inflated from the file, the row cache emptied first) for random rolls."""
+    from suji.odds import space, table_or_none
+    from suji.odds.table import _inflate
+
+    table = table_or_none()
+    if table is None:
+        print("suji bench: no usable odds table to time lookups in (suji odds build)", file=sys.stderr)
+        return []
+    rng = random.Random(f"bench-lookup:{seed}")
+    numbers, operators = list(space.number_sets()), list(space.full_operator_sets())
+    keys = [
+        (rng.choice(numbers), rng.choice(operators), rng.choice(space.target_list())) for _ in range(LOOKUPS)
     ]
+
+    def lookup(n: tuple, ops: tuple, target: int) -> object:
+        _inflate.cache_clear()
+        return table.best_score(n, ops, (target,))
+
+    timing = time_calls("odds table: one lookup (row read from the file)", lookup, keys)
+    timing.key = "lookup"
+    return [timing]
 
 
 def goals(rows: Sequence[Timing]) -> list[str]:
@@ -258,8 +313,21 @@ def goals(rows: Sequence[Timing]) -> list[str]:
             line(f"solve ≥ {SOLVE_GOAL_SPEEDUP:g}× faster than brute force (median {speedup:.0f}×)",
                  speedup >= SOLVE_GOAL_SPEEDUP)  # fmt: skip
     for row in rows:
-        if row.name.startswith("advise"):
+        if row.key == "advise_live":
             line(f"{row.name} median ≤ {ADVISE_GOAL_MS / 1000:g} s", row.median_ms <= ADVISE_GOAL_MS)
+        if row.key == "advise_table":
+            line(f"advise by lookup median ≤ {ADVISE_TABLE_GOAL_MEDIAN_MS:g} ms",
+                 row.median_ms <= ADVISE_TABLE_GOAL_MEDIAN_MS)  # fmt: skip
+            line(
+                f"advise by lookup p95 ≤ {ADVISE_TABLE_GOAL_P95_MS:g} ms",
+                row.p95_ms <= ADVISE_TABLE_GOAL_P95_MS,
+            )
+        if row.key == "lookup":
+            line(f"one lookup median ≤ {LOOKUP_GOAL_MS:g} ms", row.median_ms <= LOOKUP_GOAL_MS)
+    keyed = {row.key: row for row in rows if row.key}
+    if "advise_table" in keyed and "advise_live" in keyed:
+        ratio = keyed["advise_live"].median_ms / keyed["advise_table"].median_ms
+        lines.append(f"advise by lookup is {ratio:.0f}× faster than live (medians, same rolls, same run)")
     return lines
 
 
@@ -289,6 +357,14 @@ def main(args: argparse.Namespace) -> int:
     rows: list[Timing] = []
     for name in selected:
         rows.extend(BENCHMARKS[name](args.rolls, args.seed))
+    if getattr(args, "json", False):
+        data: dict[str, object] = {}
+        if args.only is not None and "advise" in args.only:
+            data["advise_table"] = None  # stays null when there is no table to time
+        for row in rows:
+            data[row.key or row.name] = {"median_ms": round(row.median_ms, 3), "p95_ms": round(row.p95_ms, 3)}
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
     print(f"suji bench: {args.rolls} seeded rolls (seed {args.seed})")
     print(report(rows))
     for line in goals(rows):

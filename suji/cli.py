@@ -681,6 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rolls", type=int, default=200, help="how many seeded rolls")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", default=None, help="run only the benchmarks whose name contains this")
+    p.add_argument("--json", action="store_true", help="one JSON object: each row's median and p95 in ms")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser(

@@ -110,10 +110,11 @@ def join_parts(folder: Path, path: Path, seconds: float | None = None) -> None:
     blobs: list[bytes] = []
     for index in range(part_count()):
         body = read_part(folder, index)
-        if body is None:
+        head = 4 * (per_part + 1)
+        local = struct.unpack_from(f"<{per_part + 1}I", body, 0) if body and len(body) >= head else None
+        if body is None or local is None or local[-1] != len(body) - head:
             raise TableError("partial", path, "part_missing", part=index)
-        local = struct.unpack_from(f"<{per_part + 1}I", body, 0)
-        rows = body[4 * (per_part + 1) :]
+        rows = body[head:]
         base = offsets[-1]
         offsets.extend(base + o for o in local[1:])
         blobs.append(rows)
