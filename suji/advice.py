@@ -129,15 +129,19 @@ def roll_dice(roll: Roll) -> list[Die]:
     ] + [Die("operator", i, k, f) for i, (k, f) in enumerate(zip(operators, roll.operator_dice, strict=True))]
 
 
-def _with_faces(roll: Roll, changes: dict[Die, int | str]) -> Roll:
+RollKey = tuple[tuple, tuple]  # (number dice sorted, operator dice sorted): the best score depends on no more
+
+
+def _changed_key(roll: Roll, changes: dict[Die, int | str]) -> RollKey:
+    """The dice of `roll` with some faces changed, as the multisets that decide its best score.
+
+    No Roll is built: advice looks at thousands of outcomes, and a Roll works out its targets every time.
+    """
     numbers = list(roll.number_dice)
     operators = list(roll.operator_dice)
     for die, face in changes.items():
         (numbers if die.group == "number" else operators)[die.index] = face
-    return Roll(roll.target_dice, tuple(numbers), tuple(operators), roll.target)
-
-
-RollKey = tuple[tuple, tuple]  # (number dice sorted, operator dice sorted): the best score depends on no more
+    return tuple(sorted(numbers)), tuple(sorted(operators))
 
 
 def _key(roll: Roll) -> RollKey:
@@ -208,8 +212,8 @@ class Choices:
         """Every roll any choice can lead to (the roll itself first), each once."""
         keys = [_key(self.roll)]
         for chosen, outcomes in self.rerolls:
-            keys.extend(_key(_with_faces(self.roll, dict(zip(chosen, f, strict=True)))) for f in outcomes)
-        keys.extend(_key(_with_faces(self.roll, {die: face})) for die, face in self.sets)
+            keys.extend(_changed_key(self.roll, dict(zip(chosen, f, strict=True))) for f in outcomes)
+        keys.extend(_changed_key(self.roll, {die: face}) for die, face in self.sets)
         return list(dict.fromkeys(keys))
 
 
@@ -251,13 +255,13 @@ def options_from_scores(
         # Whole counts first, one Fraction per option at the end: exact, and cheap enough for a lookup path.
         made, expected = 0, 0
         for faces, count in outcomes.items():
-            score = scores[_key(_with_faces(roll, dict(zip(chosen, faces, strict=True))))]
+            score = scores[_changed_key(roll, dict(zip(chosen, faces, strict=True)))]
             if score is not None:
                 made += count
             expected += count * after(score, cost)
         options.append(Option("reroll", chosen, None, cost, Fraction(made, total), Fraction(expected, total)))
     for die, face in found.sets:
-        score = scores[_key(_with_faces(roll, {die: face}))]
+        score = scores[_changed_key(roll, {die: face})]
         made_now = Fraction(int(score is not None))
         options.append(
             Option("set", (die,), face, SET_FACE_COST, made_now, Fraction(after(score, SET_FACE_COST)))

@@ -703,6 +703,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clients", type=int, default=8, help="client threads, one keep-alive connection each")
     p.add_argument("--time-limit", type=float, default=60.0, help="stop after this many seconds")
     p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    p.add_argument(
+        "--endpoint", choices=("check", "advise"), default="check",
+        help="check: POST /api/check; advise: POST /api/advise on seeded standard rolls",
+    )  # fmt: skip
     p.set_defaults(func=cmd_loadtest)
 
     p = sub.add_parser("worksheet", help="a printable worksheet of certified problems (pdf, html or json)")
@@ -748,6 +752,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`suji odds show … | head`): not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except DiceError as error:
         lang = getattr(args, "lang", None) or default_language()
         print(f"suji: {dice_error_message(error, lang)}", file=sys.stderr)
