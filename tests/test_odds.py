@@ -195,12 +195,14 @@ def test_an_interrupted_build_keeps_finished_parts_and_goes_on(tmp_path, monkeyp
 
     with pytest.raises(odds_build.BuildStopped) as stopped:
         odds_build.build(path, workers=1, parts=range(5), on_progress=stop_after_two)
-    assert stopped.value.done == 2 and solved == [0, 1]
+    assert stopped.value.done == 2 and len(solved) == 2
+    first = list(solved)
     # A damaged part is solved again; finished ones are not.
-    part = odds_build._part_file(odds_build.parts_dir(path), 1)
+    part = odds_build._part_file(odds_build.parts_dir(path), first[0])
     part.write_bytes(part.read_bytes()[:-1] + b"!")
     progress = odds_build.build(path, workers=1, parts=range(5))
-    assert solved == [0, 1, 1, 2, 3, 4] and progress.done == progress.total == 5
+    assert sorted(solved[2:]) == sorted([first[0], *(set(range(5)) - set(first))])
+    assert progress.done == progress.total == 5
 
 
 def test_a_second_build_at_the_same_time_is_told_one_is_running(tmp_path):
