@@ -580,6 +580,12 @@ def _best(target: int, formulas: list[Faces]) -> Best:
     return Best(target, score, faces, len(formulas))
 
 
+def needs_enumeration(roll: Roll, allowed: Iterable[str] | None = None) -> bool:
+    """Whether `solve` must list every formula (a die showing 9, or two √ dice): seconds rather than ms."""
+    roots = sum(1 for f in roll.operator_dice if f == ROOT and (allowed is None or ROOT in allowed))
+    return roots >= 2 or 9 in roll.number_dice
+
+
 def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
     """Solve a roll: every reachable target with its best score, one best formula and the solution count.
 
@@ -588,7 +594,7 @@ def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
     allowed_set = frozenset(allowed) if allowed is not None else None
     dice = _Dice(roll, allowed_set)
     targets = set(roll.targets)
-    if dice.mulops[ROOT] >= 2 or 9 in dice.numbers:
+    if needs_enumeration(roll, allowed_set):
         hits = _hits_by_enumeration(roll, allowed_set)
     else:
         hits = _find_hits(dice, _terms_for(dice), targets)

@@ -534,7 +534,12 @@ LESSON = Lesson(
         Experiment("bump", N_("Who wins a bump?"), _run_bump),
         Experiment("push", N_("How far is the loser pushed?"), _run_push, x_title=N_("inches")),
         Experiment(
-            "turns", N_("Expected turns to 15 points"), _run_turns, default_trials=500, max_trials=20_000
+            # 0.063 ms a game: 0.4 s at the cap
+            "turns",
+            N_("Expected turns to 15 points"),
+            _run_turns,
+            default_trials=500,
+            max_trials=6000,
         ),
     ),
     notes=(

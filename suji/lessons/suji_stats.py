@@ -424,8 +424,8 @@ def _run_value(n: int, seed: int, lang: str) -> Outcome:
     return Outcome(rows, f.n, seed, percent=False, note=_estimate_note(f.n, seed, lang, source))
 
 
-ADVICE_ROLLS = 100
-MAX_ADVICE_ROLLS = 200  # each roll's advice is a few thousand lookups: this keeps one page under a second
+ADVICE_ROLLS = 40
+MAX_ADVICE_ROLLS = 50  # each roll's advice is a few thousand lookups (8.5 ms): 0.4 s at the cap
 ADVICE_LABELS = {
     "now": N_("answer at once"),
     "advice": N_("follow the solver's advice once"),
@@ -605,6 +605,7 @@ LESSON = Lesson(
             "targets",
             N_("How many target numbers does a roll give?"),
             _run_targets,
+            max_trials=30_000,  # 0.013 ms a roll: 0.4 s at the cap
             x_title=N_("number of targets"),
         ),
         Experiment(

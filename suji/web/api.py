@@ -17,6 +17,7 @@ from suji.hints import hints as solver_hints
 from suji.hints import on_track
 from suji.i18n import LANGUAGES, N_, translate
 from suji.scoring import check
+from suji.solver import needs_enumeration
 from suji.web.drill import drill_roll, pretty_value, solution_for
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
@@ -47,6 +48,10 @@ MESSAGES = {
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
     "not_level": N_("“level” must be one of {limits}."),
     "not_step": N_("“step” must be a whole number from 0 to {limit}."),
+    "slow_roll": N_(
+        "The solver here answers rolls without a die showing 9 and with at most one √ die (such dice take it "
+        "seconds). The command line “suji solve” works them out."
+    ),
 }
 
 
@@ -114,6 +119,13 @@ class Request:
             raise self.error("not_count", field=field, limit=limit)
         return value
 
+    def quick_roll(self, numbers: int, operators: int) -> Roll:
+        """A roll the solver answers in milliseconds; custom dice that need every formula listed are refused."""
+        roll = self.roll(numbers, operators)
+        if needs_enumeration(roll):
+            raise self.error("slow_roll")
+        return roll
+
     def has_dice(self) -> bool:
         return any(key in self.data for key in ("number_dice", "operator_dice", "target_dice", "target"))
 
@@ -173,9 +185,9 @@ def _drill_roll(req: Request) -> Roll:
 def solve() -> Response:
     """Every reachable target of a roll with its best score and one best formula: `suji solve --json`."""
     req = Request()
-    roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
+    roll = req.quick_roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
     level = req.data.get("level")
-    if level is not None and (isinstance(level, bool) or level not in (1, 2, 3)):
+    if level is not None and (type(level) is not int or level not in (1, 2, 3)):
         raise req.error("not_level", limits="1, 2, 3")
     from suji.cli import _solve_dict  # the very function `suji solve --json` prints
 
@@ -186,9 +198,9 @@ def solve() -> Response:
 def hint() -> Response:
     """The first `level` (1–4) hints and, for a `prefix`, "still on track?": `suji hint --json`."""
     req = Request()
-    roll = req.roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
+    roll = req.quick_roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
     level = req.data.get("level", 4)
-    if isinstance(level, bool) or level not in (1, 2, 3, 4):
+    if type(level) is not int or level not in (1, 2, 3, 4):
         raise req.error("not_level", limits="1, 2, 3, 4")
     prefix = req.text("prefix") if req.data.get("prefix") is not None else None
     solution = solution_for(roll)

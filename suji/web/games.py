@@ -267,8 +267,13 @@ def _deal(round_: Round, seat: int, rng: random.Random) -> Answer:
     return answer
 
 
+MAX_ID = 2**63 - 1
+
+
 def _own_game(game_id: int) -> Game | None:
     """The game if it belongs to this browser's player (another player's game is as good as missing)."""
+    if not 0 < game_id <= MAX_ID:
+        return None  # beyond what the database's 64-bit ids hold (SQLite would raise OverflowError)
     player = current_player()
     game = db.session.get(Game, game_id)
     if game is None or player is None or game.player_id != player.id:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import unicodedata
+from urllib.parse import urlsplit
+
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
@@ -48,7 +51,17 @@ def language() -> Response:
 
 
 def safe_next(target: str) -> str:
-    """`target` when it is a path on this site, else the home page (no open redirects)."""
-    if target.startswith("/") and not target.startswith("//") and "\\" not in target and "\n" not in target:
-        return target
-    return "/"
+    """`target` when it is a path on this site, else the home page (no open redirects).
+
+    Browsers drop tabs and line breaks from a URL and read a backslash as a slash, so "/\t/evil.example"
+    would lead to //evil.example: any control character, space or backslash is refused outright, and what is
+    left must parse as a bare path (no scheme, no host).
+    """
+    if not target.startswith("/") or len(target) > 2000:
+        return "/"
+    if any(unicodedata.category(ch)[0] in "CZ" or ch == "\\" for ch in target):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return "/"
+    return target
