@@ -76,6 +76,21 @@ def print_json(data: object) -> None:
     print(json.dumps(data, ensure_ascii=False))
 
 
+CLI_TEXT = {
+    "not_utf8": N_("Argument {position} is not UTF-8 text. Type it again (or set the terminal to UTF-8)."),
+    "no_file": N_("There is no file “{path}”."),
+    "is_dir": N_("“{path}” is a folder, not a file."),
+    "unreadable": N_("“{path}” cannot be read."),
+    "bad_port": N_("The port must be a whole number from 1 to 65535."),
+    "bad_host": N_("“{host}” is not an address this computer can listen on."),
+    "bad_threads": N_("The number of threads must be a whole number from 1 to 64."),
+    "line_not_utf8": N_("This line is not UTF-8 text."),
+    "line_too_long": N_("This line is too long: at most {limit} characters."),
+    "cannot_listen": N_("Cannot listen on {host} port {port}: {reason}."),
+}
+MAX_BATCH_LINE = 10_000
+
+
 # ---- suji check ------------------------------------------------------------------------------------------
 
 CHECK_TEXT = {
@@ -183,9 +198,33 @@ def cmd_solve(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     if args.batch:
         status = 0
-        with open(args.batch, encoding="utf-8") if args.batch != "-" else sys.stdin as lines:
-            for number, line in enumerate(lines, 1):
+        try:
+            source = open(args.batch, "rb") if args.batch != "-" else sys.stdin.buffer
+        except FileNotFoundError:
+            print(f"suji: {translate(CLI_TEXT['no_file'], lang, path=args.batch)}", file=sys.stderr)
+            return 2
+        except IsADirectoryError:
+            print(f"suji: {translate(CLI_TEXT['is_dir'], lang, path=args.batch)}", file=sys.stderr)
+            return 2
+        except OSError:
+            print(f"suji: {translate(CLI_TEXT['unreadable'], lang, path=args.batch)}", file=sys.stderr)
+            return 2
+        with source as lines:
+            for number, raw in enumerate(lines, 1):
+                # Each line on its own: a bad line is reported with its number, and the batch goes on.
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    message = translate(CLI_TEXT["line_not_utf8"], lang)
+                    print_json({"line": number, "error": {"code": "bad_line", "message": message}})
+                    status = 1
+                    continue
                 if not line.strip():
+                    continue
+                if len(line) > MAX_BATCH_LINE:
+                    message = translate(CLI_TEXT["line_too_long"], lang, limit=MAX_BATCH_LINE)
+                    print_json({"line": number, "error": {"code": "bad_line", "message": message}})
+                    status = 1
                     continue
                 try:
                     print_json(_solve_dict(_batch_roll(line), args.level))
@@ -201,7 +240,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                     message = translate(SOLVE_TEXT["missing_field"], lang, field=error.args[0])
                     print_json({"line": number, "error": {"code": "bad_line", "message": message}})
                     status = 1
-                except (ValueError, TypeError):
+                except (ValueError, TypeError, RecursionError):
                     message = translate(SOLVE_TEXT["bad_line"], lang)
                     print_json({"line": number, "error": {"code": "bad_line", "message": message}})
                     status = 1
@@ -558,15 +597,54 @@ def cmd_bench(args: argparse.Namespace) -> int:
 # ---- suji serve, suji loadtest ---------------------------------------------------------------------------
 
 
+def _check_server_options(args: argparse.Namespace, lang: str) -> str | None:
+    """A message when the port, host or threads cannot work, before anything starts."""
+    import ipaddress
+    import socket
+
+    if not 1 <= args.port <= 65535:
+        return translate(CLI_TEXT["bad_port"], lang)
+    if not 1 <= args.threads <= 64:
+        return translate(CLI_TEXT["bad_threads"], lang)
+    host = args.host
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        looks_numeric = host.replace(".", "").isdigit()
+        try:
+            if looks_numeric or not host or any(ch.isspace() for ch in host):
+                raise OSError
+            socket.getaddrinfo(host, args.port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            return translate(CLI_TEXT["bad_host"], lang, host=host)
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     # Imported here so that `suji check` and friends never import Flask.
     from suji.web.serve import serve
 
-    return serve(host=args.host, port=args.port, threads=args.threads)
+    lang = default_language()
+    problem = _check_server_options(args, lang)
+    if problem:
+        print(f"suji: {problem}", file=sys.stderr)
+        return 2
+    try:
+        return serve(host=args.host, port=args.port, threads=args.threads)
+    except OSError as error:  # the address is taken, or not one of this computer's
+        reason = error.strerror or str(error)
+        print(f"suji: {translate(CLI_TEXT['cannot_listen'], lang, host=args.host, port=args.port, reason=reason)}",
+              file=sys.stderr)  # fmt: skip
+        return 2
 
 
 def cmd_loadtest(args: argparse.Namespace) -> int:
     from suji import loadtest
+
+    if args.requests < 1 or args.clients < 1 or not 1 <= args.threads <= 64 or args.time_limit <= 0:
+        print("suji loadtest: --requests, --clients and --time-limit must be positive, --threads 1 to 64",
+              file=sys.stderr)  # fmt: skip
+        return 2
 
     return loadtest.run(args)
 
@@ -748,6 +826,13 @@ def _non_negative(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for position, arg in enumerate(argv, 1):
+        # Bytes that are not UTF-8 reach Python as lone surrogates, which no message could print.
+        if any("\ud800" <= ch <= "\udfff" for ch in arg):
+            lang = default_language()
+            print(f"suji: {translate(CLI_TEXT['not_utf8'], lang, position=position)}", file=sys.stderr)
+            return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -407,9 +407,17 @@ def sheet_texts(lang: str) -> dict[str, str]:
     return texts
 
 
+CLI_TEXT = {
+    "output_is_dir": N_("“{path}” is a folder: give a file name to write the sheet to."),
+    "no_folder": N_("There is no folder “{path}” to write the sheet in."),
+    "not_writable": N_("The folder “{path}” cannot be written to."),
+}
+
+
 def run_cli(args: object, lang: str) -> int:
     """`suji worksheet`: validate the options like the web form, build the sheet, write pdf, html or json."""
     import json
+    import os
     import sys
     from pathlib import Path
 
@@ -431,6 +439,19 @@ def run_cli(args: object, lang: str) -> int:
     )
     if fmt not in ("pdf", "html", "json"):
         fmt = "json"
+    if output != "-":
+        # Checked before the sheet is built, so a typo in the path costs nothing.
+        target = Path(output)
+        problem = None
+        if target.is_dir():
+            problem = translate(CLI_TEXT["output_is_dir"], lang, path=output)
+        elif not target.parent.is_dir():
+            problem = translate(CLI_TEXT["no_folder"], lang, path=str(target.parent))
+        elif not os.access(target.parent, os.W_OK):
+            problem = translate(CLI_TEXT["not_writable"], lang, path=str(target.parent))
+        if problem:
+            print(f"suji: {problem}", file=sys.stderr)
+            return 2
     worksheet = build_worksheet(settings)
     if fmt == "pdf":
         from suji.worksheet_pdf import worksheet_pdf

@@ -7,6 +7,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No Hypothesis deadline anywhere: CI shares its machine, and a first example that loads a grammar or a catalog
+# may take longer than later ones. Speed is measured by `suji bench`, not by tests.
+settings.register_profile("suji", deadline=None)
+settings.load_profile("suji")
 
 # No test may find, use or start building the real odds table: each run gets an empty place for it (tests that
 # need a table make their own), and a server started by a test never builds one.

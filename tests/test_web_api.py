@@ -309,3 +309,34 @@ def test_check_page_shows_the_best_possible_score(client, monkeypatch):
     )
     html = response.get_data(as_text=True)
     assert "いちばん高い得点" in html and "最高得点: 35点" in html
+
+
+def test_one_client_asks_one_live_question_at_a_time(client, app):
+    """While a client's live advice waits in the queue, its next question is refused (429): nobody fills it."""
+    import threading
+    import time
+
+    from suji.web import solver_pool
+
+    solver_pool._live_scores.clear()
+    answers = []
+    assert solver_pool._live_queue.acquire(blocking=False)
+    try:
+        first = threading.Thread(
+            target=lambda: answers.append(
+                client.post("/api/advise", json=SOLVE_BODY, headers={"Accept-Language": "en"})
+            )
+        )
+        first.start()
+        for _ in range(600):  # until the first question is in the queue (bounded)
+            if solver_pool._asking:
+                break
+            time.sleep(0.01)
+        other = {**SOLVE_BODY, "number_dice": [2, 1, 4, 1, 6]}
+        second = client.post("/api/advise", json=other, headers={"Accept-Language": "ja"})
+        assert second.status_code == 429 and second.get_json()["error"]["code"] == "already_asking"
+        assert "ソルバー" in second.get_json()["error"]["message"]
+    finally:
+        solver_pool._live_queue.release()
+    first.join()
+    assert answers[0].status_code == 200 and not solver_pool._asking

@@ -21,7 +21,7 @@ from suji.solver import needs_enumeration
 from suji.web.drill import drill_roll, pretty_value, solution_for
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
-from suji.web.solver_pool import advice_for
+from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -48,6 +48,7 @@ MESSAGES = {
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
     "not_level": N_("“level” must be one of {limits}."),
     "not_step": N_("“step” must be a whole number from 0 to {limit}."),
+    "already_asking": N_("Your last question to the solver is still being worked out. Wait for its answer."),
     "slow_roll": N_(
         "The solver here answers rolls without a die showing 9 and with at most one √ die (such dice take it "
         "seconds). The command line “suji solve” works them out."
@@ -220,7 +221,9 @@ def advise() -> Response:
     set_faces = req.count("set_faces", MAX_COST_DICE)
     try:
         # From the odds table in milliseconds; without it, solved live in turn (see solver_pool).
-        advice = advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"])
+        advice = advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"], client_key())
+    except AlreadyAsking:
+        return error_response("already_asking", translate(MESSAGES["already_asking"], req.lang), 429)
     except DiceError as error:
         if error.code == "not_standard":
             from suji.advice import ADVICE_TEXT

@@ -39,7 +39,7 @@ from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry, Game, Player, Round, Seat, ensure_schema, token_hash
-from suji.web.solver_pool import advice_for
+from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -55,6 +55,9 @@ STALE = lazy_gettext(
     "That was already done (the page may have been sent twice). Here is the game as it is now."
 )
 GAME_OVER = lazy_gettext("This game is over.")
+ALREADY_ASKING = lazy_gettext(
+    "Your last question to the solver is still being worked out. Wait for its answer."
+)
 NO_GAME = lazy_gettext("There is no such game on this device.")
 OLD_DAY = lazy_gettext("That puzzle is from another day. Here is today's puzzle.")
 ALREADY_DAILY = lazy_gettext("You have already answered today's puzzle. Come back tomorrow!")
@@ -445,7 +448,7 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
 
 def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
     """Every choice of up to two dice with its odds: from the odds table, else solved live in turn (cached)."""
-    return tuple(advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"]).options)
+    return tuple(advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"], client_key()).options)
 
 
 @bp.get("/<int:game_id>/advice")
@@ -463,6 +466,8 @@ def advice(game_id: int) -> Response | tuple[str, int]:
         options = _advice(hand.roll, hand.rerolled, hand.set_faces)
     except DiceError:
         return jsonify(error=str(STALE)), 409
+    except AlreadyAsking:
+        return jsonify(error=str(ALREADY_ASKING)), 429
     shown = [o.to_dict(lang()) for o in options[:ADVICE_SHOWN]]
     for item, option in zip(shown, options, strict=False):
         item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]

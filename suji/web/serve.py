@@ -46,11 +46,14 @@ def start_background_build(table_path: str, instance_path: str) -> subprocess.Po
 
 def serve(host: str = "127.0.0.1", port: int = 8000, threads: int = 8) -> int:
     """Serve the app until interrupted; returns the exit status."""
-    from waitress import serve as waitress_serve
+    from waitress import create_server
 
     from suji.web import create_app
 
     app = create_app()
+    # Bind first: an address in use or not this computer's fails here (OSError), before anything starts.
+    # ident="" keeps the server's name out of the headers; the channel timeout drops idle keep-alive clients.
+    server = create_server(app, host=host, port=port, threads=threads, ident="", channel_timeout=60)
     # SIGTERM ends the server like Ctrl+C does, so the exit handlers stop the build and the solver's pool.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     builder = start_background_build(app.config["ODDS_PATH"], app.instance_path)
@@ -62,6 +65,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, threads: int = 8) -> int:
             flush=True,
         )
     print(f"suji: serving on http://{host}:{port}/ (Ctrl+C to stop)", file=sys.stderr, flush=True)
-    # ident="" keeps the server's name out of the headers; the channel timeout drops idle keep-alive clients.
-    waitress_serve(app, host=host, port=port, threads=threads, ident="", channel_timeout=60)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
     return 0

@@ -21,6 +21,7 @@ import atexit
 import logging
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -47,11 +48,25 @@ def pool_size() -> int:
     return min(2, os.cpu_count() or 1)
 
 
+def _exit_with_parent(parent: int) -> None:
+    """In a pool worker: end this process as soon as the server that started it is gone (even after a kill -9)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
 def _shared_pool(size: int) -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=size, mp_context=get_context("spawn"))
+            _pool = ProcessPoolExecutor(
+                max_workers=size, mp_context=get_context("spawn"),
+                initializer=_exit_with_parent, initargs=(os.getpid(),),
+            )  # fmt: skip
             atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
         return _pool
 
@@ -89,10 +104,25 @@ def _live_outcome_scores(roll: Roll, keys: list) -> dict:
     return best_scores(roll, keys)
 
 
-def advice_for(roll: Roll, rerolled: int = 0, set_faces: int = 0, table_path: str | None = None) -> Advice:
+class AlreadyAsking(Exception):
+    """This client already waits for a live advice: one question at a time each, so nobody fills the queue."""
+
+
+_asking: set[str] = set()
+_asking_lock = threading.Lock()
+
+
+def advice_for(
+    roll: Roll,
+    rerolled: int = 0,
+    set_faces: int = 0,
+    table_path: str | None = None,
+    client: str | None = None,
+) -> Advice:
     """The advice for a standard roll: from the odds table when usable, else solved live in turn (cached).
 
-    Raises DiceError("not_standard") for dice the standard set cannot show.
+    `client` names who asks (a session or an address): while one of its live questions waits or runs,
+    another from it raises AlreadyAsking. Raises DiceError("not_standard") for dice the standard set cannot show.
     """
     found = choices(roll)
     keys = found.keys()
@@ -102,14 +132,32 @@ def advice_for(roll: Roll, rerolled: int = 0, set_faces: int = 0, table_path: st
     key = (tuple(sorted(roll.number_dice)), tuple(sorted(roll.operator_dice)), roll.targets)
     scores = _live_scores.get(key)
     if scores is None:
-        with _live_queue:
-            scores = _live_scores.get(key)  # worked out while this request waited its turn
-            if scores is None:
-                scores = _live_outcome_scores(roll, keys)
-                if len(_live_scores) >= LIVE_CACHE_SIZE:
-                    _live_scores.pop(next(iter(_live_scores)))
-                _live_scores[key] = scores
+        if client is not None:
+            with _asking_lock:
+                if client in _asking:
+                    raise AlreadyAsking(client)
+                _asking.add(client)
+        try:
+            with _live_queue:
+                scores = _live_scores.get(key)  # worked out while this request waited its turn
+                if scores is None:
+                    scores = _live_outcome_scores(roll, keys)
+                    if len(_live_scores) >= LIVE_CACHE_SIZE:
+                        _live_scores.pop(next(iter(_live_scores)))
+                    _live_scores[key] = scores
+        finally:
+            if client is not None:
+                with _asking_lock:
+                    _asking.discard(client)
     return options_from_scores(found, scores, rerolled, set_faces)
+
+
+def client_key() -> str:
+    """Who is asking, for one-question-at-a-time: the browser's session (its CSRF token), else its address."""
+    from flask import request, session
+
+    token = session.get("csrf_token")
+    return f"session:{token}" if token else f"address:{request.remote_addr}"
 
 
 def live_queue_busy() -> bool:
