@@ -114,7 +114,16 @@ def test_wide_screen_pages(server, browser):
     shot(page, "drill-1280-en")
     page.locator("#check").click()
     sync_api.expect(page.locator("#verdict-h")).to_contain_text("Not a target")
+    # A miss: "Try this roll again" is a real try, so the best formula waits behind a tap.
+    best = page.locator("#best-answer .scored-formula")
+    sync_api.expect(best).to_be_hidden()
+    sync_api.expect(page.get_by_text("Best score:")).to_be_hidden()
     shot(page, "result-1280-en")
+    page.get_by_text("Show the best answer").click()
+    sync_api.expect(best).to_be_visible()
+    from suji.solver import LEVEL_OPERATORS, solve
+
+    sync_api.expect(best).to_contain_text(solve(ROLL, LEVEL_OPERATORS[1]).top.formula)
     page.goto(f"{server}/no-such-page")
     sync_api.expect(page.locator("h1")).to_contain_text("Page not found")
     shot(page, "error-1280-en")

@@ -18,7 +18,7 @@ from suji.hints import on_track
 from suji.i18n import LANGUAGES, N_, translate
 from suji.scoring import check
 from suji.solver import needs_enumeration
-from suji.web.drill import drill_roll, pretty_value, solution_for
+from suji.web.drill import drill_level_roll, pretty_value, solution_for
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
@@ -162,7 +162,7 @@ def value() -> Response:
     """The exact value of a formula so far, against the dice sent or the drill in the session."""
     req = Request()
     formula = req.text("formula")
-    roll = req.roll() if req.has_dice() else _drill_roll(req)
+    roll = req.roll() if req.has_dice() else _drill_roll(req)[0]
     result = check(formula, roll)
     data = result.to_dict(req.lang)
     return jsonify(
@@ -174,12 +174,12 @@ def value() -> Response:
 # ---- the solver: best answers, hints and "still on track?" -------------------------------------------------
 
 
-def _drill_roll(req: Request) -> Roll:
-    """The roll of the drill page that sent the request (its signed `roll` token)."""
-    roll = drill_roll(req.data.get("roll"))
-    if roll is None:
+def _drill_roll(req: Request) -> tuple[Roll, int]:
+    """The roll of the drill page that sent the request (its signed `roll` token), with the page's level."""
+    found = drill_level_roll(req.data.get("roll"))
+    if found is None:
         raise req.error("no_roll")
-    return roll
+    return found
 
 
 @bp.post("/solve")
@@ -237,8 +237,8 @@ def advise() -> Response:
 def drill_hint() -> Response:
     """Hint number `step` (0 first) for the drill in the session, and whether more follow."""
     req = Request()
-    roll = _drill_roll(req)
-    hints = solver_hints(roll, solution_for(roll))
+    roll, level = _drill_roll(req)
+    hints = solver_hints(roll, solution_for(roll, level))
     step = req.data.get("step", 0)
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(hints):
         raise req.error("not_step", limit=len(hints) - 1)
@@ -250,6 +250,6 @@ def drill_on_track() -> Response:
     """Can the formula so far still be finished to a target with the dice left?"""
     req = Request()
     formula = req.text("formula")
-    roll = _drill_roll(req)
-    track = on_track(formula, roll, solution_for(roll))
+    roll, level = _drill_roll(req)
+    track = on_track(formula, roll, solution_for(roll, level))
     return jsonify(track.to_dict(req.lang))

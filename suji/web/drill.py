@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from suji.dice import Roll
 from suji.problems import certified_roll
 from suji.scoring import CheckResult, check
-from suji.solver import Solution, solve
+from suji.solver import LEVEL_OPERATORS, Solution, solve
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 
@@ -98,6 +98,12 @@ def drill_roll(token: object) -> Roll | None:
     return _new_roll(*named) if named else None
 
 
+def drill_level_roll(token: object) -> tuple[Roll, int] | None:
+    """The roll a drill page names by its token with the page's level, or None."""
+    named = roll_of_token(token)
+    return (_new_roll(*named), named[0]) if named else None
+
+
 def _start(level: int, streak: int = 0) -> dict:
     state = {"seed": secrets.randbits(48), "streak": streak, "done": False}
     _save(level, state)
@@ -167,20 +173,24 @@ def check_formula(level: int) -> str | Response:
         _save(level, state)
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
-        formula=formula, made=made, value=pretty_value(result), best=best_answer(roll),
+        formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
         lang_next=url_for("drill.play", level=level),
     )  # fmt: skip
 
 
 @lru_cache(maxsize=512)
-def solution_for(roll: Roll) -> Solution:
-    """The solver's answer for a roll, kept for the hints and the check page that follow."""
-    return solve(roll)
+def solution_for(roll: Roll, level: int | None = None) -> Solution:
+    """The solver's answer for a roll, with only the operators of a drill `level` (None: every operator).
+
+    Kept for the hints, "still on track?" and the check page that follow: a drill's hints and best answer
+    never use an operator its level leaves out.
+    """
+    return solve(roll, LEVEL_OPERATORS[level] if level is not None else None)
 
 
-def best_answer(roll: Roll) -> CheckResult | None:
-    """One best-scoring formula for the roll, checked like the student's (None: no target can be made)."""
-    top = solution_for(roll).top
+def best_answer(roll: Roll, level: int | None = None) -> CheckResult | None:
+    """One best-scoring formula for the roll at a level, checked like the student's (None: no target)."""
+    top = solution_for(roll, level).top
     return check(top.formula, roll) if top is not None else None
 
 

@@ -1,0 +1,62 @@
+"""Drills keep to their level: hints, "still on track?" and the best answer use only the level's operators."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from drill_support import open_drill
+
+from suji.dice import Roll
+from suji.solver import LEVEL_OPERATORS, solve
+from suji.web import drill
+
+# A roll with a different best answer at each level: 472−25 (5), 475−2÷2 (20), 752−4²÷2 (40).
+ROLL = Roll.of([4, 5, 7, 2, 2], ["×", "−", "÷", "²"], [4, 7, 4])
+
+
+@pytest.fixture
+def level_client(client, monkeypatch):
+    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: ROLL)
+    drill.solution_for.cache_clear()
+    return client
+
+
+def _operators(formula: str) -> set[str]:
+    return set(re.findall(r"×1[012]|[+−×÷²√]", formula))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_hints_and_on_track_keep_to_the_level(level_client, level):
+    token = open_drill(level_client, level)
+    allowed = LEVEL_OPERATORS[level]
+    best = solve(ROLL, allowed).top
+    assert best is not None and (solve(ROLL).top.score > best.score or level == 3)
+    last = level_client.post("/api/drill/hint", json={"roll": token, "step": 3, "lang": "en"}).get_json()
+    assert best.formula in last["hint"] and _operators(best.formula) <= allowed
+    track = level_client.post("/api/drill/on-track", json={"roll": token, "formula": "47", "lang": "en"})
+    data = track.get_json()
+    if data["best"]:
+        assert _operators(data["best"]["formula"]) <= allowed
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_the_best_answer_after_a_try_keeps_to_the_level(level_client, level):
+    token = open_drill(level_client, level)
+    page = level_client.post(f"/drill/{level}/check", data={"roll": token, "formula": "1+1"},
+                             headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    best = solve(ROLL, LEVEL_OPERATORS[level]).top
+    shown = re.search(r'<span class="scored-formula">(.*?)</span>\s*=', page, re.S)
+    assert shown and "".join(re.findall(r">([^<]+)<", shown.group(0))).strip().startswith(best.formula[:2])
+    assert f"Best score: {best.score}" in page
+    assert "²" not in re.sub(r"<[^>]+>", "", page.split('id="best-answer"')[1].split("</section>")[0])
+
+
+def test_a_miss_keeps_the_best_answer_behind_a_tap(level_client):
+    token = open_drill(level_client, 3)
+    miss = level_client.post("/drill/3/check", data={"roll": token, "formula": "1+1"},
+                             headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    assert '<details id="best-answer"><summary>Show the best answer</summary>' in miss
+    made = level_client.post("/drill/3/check", data={"roll": token, "formula": "752−4²÷2"},
+                             headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    assert '<div id="best-answer">' in made and '<details id="best-answer">' not in made
