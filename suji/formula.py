@@ -85,6 +85,15 @@ class FormulaError(Exception):
         pad = sum(2 if unicodedata.east_asian_width(ch) in "FW" else 1 for ch in text[: self.column - 1])
         return f"{text}\n{' ' * pad}^"
 
+    def unfinished_in(self, text: str) -> bool:
+        """Whether more dice could still make `text` a formula: it ends with an operator or a √.
+
+        A formula being built ends like that after every operator tap; that is not a mistake yet.
+        """
+        if self.code == "ends_with_operator":
+            return True
+        return self.code == "root_misplaced" and self.column is not None and self.column >= len(text.rstrip())
+
     def to_dict(self, lang: str = "en") -> dict:
         """The error as JSON-ready data."""
         return {"code": self.code, "message": self.message(lang), "column": self.column}

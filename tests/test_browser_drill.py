@@ -148,6 +148,35 @@ def test_hints_one_step_at_a_time(server, browser):
     sync_api.expect(page.locator("#track-answer")).to_contain_text("Off track")
 
 
+def test_building_a_formula_is_not_a_mistake(server, browser):
+    """An operator tap leaves the formula unfinished (neutral, not red); stale answers go; Clear keeps focus."""
+    page = new_page(browser, 360, "en-US")
+    page.goto(f"{server}/drill/1")
+    numbers = page.locator("button.die-number")
+    operators = page.locator("button.die-operator")
+    live = page.locator("#live-value")
+    numbers.nth(1).click()  # 2
+    operators.nth(0).click()  # +
+    sync_api.expect(live).to_have_class("unfinished")
+    sync_api.expect(live).to_contain_text("Keep going")
+    page.locator("#formula").fill("2+3+")
+    sync_api.expect(live).to_have_class("unfinished")
+    page.locator("#formula").fill("2++")  # a real mistake is still shown as one
+    sync_api.expect(live).to_have_class("error")
+    shot(page, "drill-unfinished-360-en")
+
+    page.locator("#formula").fill("92+")
+    page.get_by_role("button", name="Still on track?").click()
+    answer = page.locator("#track-answer")
+    sync_api.expect(answer).to_contain_text("Still on track")
+    numbers.nth(2).click()  # the formula changes: the answer was about the old one
+    sync_api.expect(answer).to_have_text("")
+
+    page.locator("#clear").click()
+    sync_api.expect(page.locator("#formula")).to_have_value("")
+    assert page.evaluate("document.activeElement.id") != "formula"
+
+
 def test_page_works_without_csp_violations(server, browser):
     page = new_page(browser, 800, "ja-JP")
     violations: list[str] = []

@@ -161,12 +161,13 @@ def test_value_uses_the_drill_roll(client, monkeypatch):
     assert data["target"] == 446
     data = client.post("/api/value", json={"formula": "1÷3", "roll": roll_token}).get_json()
     assert data["value"] == "1/3" and data["display"] == "1/3"
+    # Ending with an operator is an unfinished formula, not a mistake: no error, a neutral message.
     data = client.post("/api/value", json={"formula": "21+", "lang": "ja", "roll": roll_token}).get_json()
-    assert (
-        not data["valid"]
-        and data["error"]["code"] == "ends_with_operator"
-        and "式" in data["error"]["message"]
-    )
+    assert not data["valid"] and data["unfinished"] and data["error"] is None and "式" in data["message"]
+    data = client.post("/api/value", json={"formula": "21+√", "lang": "en", "roll": roll_token}).get_json()
+    assert data["unfinished"] and "Keep going" in data["message"]
+    data = client.post("/api/value", json={"formula": "21++", "lang": "ja", "roll": roll_token}).get_json()
+    assert not data["unfinished"] and data["error"]["code"] == "adjacent_operators"
     data = client.post("/api/value", json={"formula": "7", "roll": roll_token}).get_json()
     assert data["error"]["code"] == "not_rolled"
 

@@ -18,7 +18,7 @@ from suji.hints import on_track
 from suji.i18n import LANGUAGES, N_, translate
 from suji.scoring import check
 from suji.solver import needs_enumeration
-from suji.web.drill import drill_level_roll, pretty_value, solution_for
+from suji.web.drill import drill_level_roll, solution_for, value_so_far
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
@@ -163,12 +163,7 @@ def value() -> Response:
     req = Request()
     formula = req.text("formula")
     roll = req.roll() if req.has_dice() else _drill_roll(req)[0]
-    result = check(formula, roll)
-    data = result.to_dict(req.lang)
-    return jsonify(
-        {"valid": data["valid"], "value": data["value"], "display": pretty_value(result),
-         "target": data["target"], "error": data["error"]}
-    )  # fmt: skip
+    return jsonify(value_so_far(formula, roll, req.lang))
 
 
 # ---- the solver: best answers, hints and "still on track?" -------------------------------------------------

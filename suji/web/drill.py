@@ -17,6 +17,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.wrappers import Response
 
 from suji.dice import Roll
+from suji.i18n import N_, translate
 from suji.problems import certified_roll
 from suji.scoring import CheckResult, check
 from suji.solver import LEVEL_OPERATORS, Solution, solve
@@ -192,6 +193,24 @@ def best_answer(roll: Roll, level: int | None = None) -> CheckResult | None:
     """One best-scoring formula for the roll at a level, checked like the student's (None: no target)."""
     top = solution_for(roll, level).top
     return check(top.formula, roll) if top is not None else None
+
+
+UNFINISHED = N_("Keep going: the formula is not finished yet.")
+
+
+def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
+    """What the formula box shows while a formula is built: its exact value, a mistake, or "keep going".
+
+    A formula that only lacks its next die (it ends with an operator or a √) is unfinished, not wrong.
+    """
+    result = check(formula, roll)
+    data = result.to_dict(lang)
+    unfinished = result.error is not None and result.error.unfinished_in(formula)
+    return {
+        "valid": data["valid"], "value": data["value"], "display": pretty_value(result),
+        "target": data["target"], "error": None if unfinished else data["error"],
+        "unfinished": unfinished, "message": translate(UNFINISHED, lang) if unfinished else None,
+    }  # fmt: skip
 
 
 _SQRT = re.compile(r"sqrt\((\d+)\)")

@@ -33,7 +33,6 @@ from werkzeug.wrappers import Response
 from suji import games
 from suji.dice import DiceError, Roll
 from suji.games import GameError, Hand
-from suji.scoring import check
 from suji.web.errors import render_error
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
@@ -480,16 +479,13 @@ def advice(game_id: int) -> Response | tuple[str, int]:
 
 def _value_of(hand: Hand) -> Response:
     """The value of the formula so far against the server's dice, as drill.js shows it."""
-    from suji.web.drill import pretty_value
+    from suji.web.drill import value_so_far
 
     data = json_body()
     formula = data.get("formula") if isinstance(data, dict) else None
     if not isinstance(formula, str):
-        return jsonify(valid=False, value=None, display=None, target=None, error=None)
-    result = check(formula[:MAX_FORMULA], hand.roll)
-    error = result.error.to_dict(lang()) if result.error else None
-    return jsonify(valid=result.valid, value=str(result.value) if result.value is not None else None,
-                   display=pretty_value(result), target=result.target, error=error)  # fmt: skip
+        return jsonify(valid=False, value=None, display=None, target=None, error=None, unfinished=False)
+    return jsonify(value_so_far(formula[:MAX_FORMULA], hand.roll, lang()))
 
 
 @bp.post("/<int:game_id>/value")

@@ -86,6 +86,7 @@
 
   function render(fromTyping) {
     if (!fromTyping) input.value = tokens.map(function (t) { return t.text; }).join("");
+    staleTrack();
     dice.forEach(function (d) {
       var used = tokens.some(function (t) { return t.die === d; });
       d.classList.toggle("used", used);
@@ -132,10 +133,10 @@
     tokens.pop();
     render(false);
   });
+  // Clear leaves the focus where it is: focusing the text box would raise a phone's keyboard over the dice.
   clearButton.addEventListener("click", function () {
     tokens = [];
     render(false);
-    input.focus();
   });
 
   // ---- the value so far, computed exactly on the server ----
@@ -162,7 +163,11 @@
     if (!formula.trim()) { output.textContent = ""; output.className = ""; return; }
     postJSON(root.dataset.valueUrl, { formula: formula, roll: root.dataset.roll }).then(function (data) {
       if (mine !== sequence) return; // a newer formula is on its way
-      if (data.error && data.error.message) {
+      if (data.unfinished) {
+        // Only the next die is missing: not a mistake, so no red.
+        output.textContent = data.message || "…";
+        output.className = "unfinished";
+      } else if (data.error && data.error.message) {
         output.textContent = data.error.message;
         output.className = "error";
       } else {
@@ -178,6 +183,15 @@
   var hintList = document.getElementById("hint-list");
   var trackAnswer = document.getElementById("track-answer");
   var hintStep = 0;
+  var trackedFormula = null;
+
+  // A "still on track?" answer is about one formula: it goes as soon as the formula changes.
+  function staleTrack() {
+    if (trackAnswer && trackedFormula !== null && input.value !== trackedFormula) {
+      trackAnswer.textContent = "";
+      trackedFormula = null;
+    }
+  }
   if (hintButton && root.dataset.hintUrl) {
     hintButton.hidden = false;
     hintButton.addEventListener("click", function () {
@@ -194,8 +208,11 @@
   if (trackButton && root.dataset.trackUrl) {
     trackButton.hidden = false;
     trackButton.addEventListener("click", function () {
-      postJSON(root.dataset.trackUrl, { formula: input.value, roll: root.dataset.roll }).then(function (data) {
+      var asked = input.value;
+      postJSON(root.dataset.trackUrl, { formula: asked, roll: root.dataset.roll }).then(function (data) {
+        if (input.value !== asked) return; // the formula changed while the answer was on its way
         trackAnswer.textContent = data.error ? data.error.message : data.message;
+        trackedFormula = asked;
       });
     });
   }
