@@ -103,7 +103,25 @@ CHECK_TEXT = {
     "points": N_("Operator points {points} × number dice {dice} = {total}"),
     "costs": N_("Re-rolled {rerolled}, set {set_faces}: −{cost}"),
     "score": N_("Score: {score}"),
+    "steps": N_("How it is worked out:"),
+    "steps_scored": N_("The scored formula, worked out:"),
 }
+
+
+def print_working(data: dict, lang: str) -> None:
+    """The working as lines: each step (as maths) and the whole line after it, the reason at each new phase."""
+    for key, title in (("formula", "steps"), ("scored_formula", "steps_scored")):
+        shown = data.get(key)
+        if not shown:
+            continue
+        print(translate(CHECK_TEXT[title], lang))
+        print(f"  {shown['formula']}")
+        phase = None
+        for step in shown["steps"]:
+            if step["phase"] != phase:
+                phase = step["phase"]
+                print(f"  ({step['reason']})")
+            print(f"  {step['text']:<24} → {step['line']}")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -113,8 +131,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     roll = roll_from_args(args)
     result = check(args.formula, roll, rerolled=args.rerolled, set_faces=args.set_faces)
+    from suji.working import checked_working
+
+    steps = checked_working(result, lang) if args.steps else None
     if args.json:
-        print_json(result.to_dict(lang))
+        data = result.to_dict(lang)
+        if args.steps:
+            data["steps"] = steps
+        print_json(data)
     elif not result.valid:
         error = result.error
         assert error is not None
@@ -139,6 +163,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             cost = REROLL_COST * result.rerolled + SET_FACE_COST * result.set_faces
             print(t("costs", rerolled=result.rerolled, set_faces=result.set_faces, cost=cost))
         print(t("score", score=result.score))
+        if steps:
+            print_working(steps, lang)
     return 0 if result.valid and result.target is not None else 1
 
 
@@ -652,6 +678,38 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
 # ---- suji worksheet --------------------------------------------------------------------------------------
 
 
+def cmd_dice_nets(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from suji.worksheets import CLI_TEXT as SHEET_TEXT
+
+    lang = args.lang or default_language()
+    output = args.output
+    if output != "-":
+        target = Path(output)
+        problem = None
+        if target.is_dir():
+            problem = translate(SHEET_TEXT["output_is_dir"], lang, path=output)
+        elif not target.parent.is_dir():
+            problem = translate(SHEET_TEXT["no_folder"], lang, path=str(target.parent))
+        if problem:
+            print(f"suji: {problem}", file=sys.stderr)
+            return 2
+    from suji.dice_nets import dice_nets_pdf  # ReportLab only here
+
+    data = dice_nets_pdf(lang, args.paper)
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as error:
+            print(f"suji: {output}: {error.strerror or error}", file=sys.stderr)
+            return 2
+    return 0
+
+
 def cmd_worksheet(args: argparse.Namespace) -> int:
     from suji.worksheets import run_cli  # imports ReportLab only for a PDF
 
@@ -676,6 +734,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--set-faces", type=_non_negative, default=0, help="dice set to a chosen face (5 points each)"
     )
+    p.add_argument("--steps", action="store_true", help="show how the value is worked out, step by step")
     add_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_check)
@@ -787,6 +846,14 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.set_defaults(func=cmd_loadtest)
 
+    p = sub.add_parser(
+        "dice-nets", help="printable dice: nets of one player's 12 dice, the rules, a score sheet (PDF)"
+    )
+    add_lang_argument(p)
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    p.add_argument("-o", "--output", default="-", help="the PDF file to write (- for standard output)")
+    p.set_defaults(func=cmd_dice_nets)
+
     p = sub.add_parser("worksheet", help="a printable worksheet of certified problems (pdf, html or json)")
     p.add_argument("--count", default="10", help="problems per version (1-40)")
     p.add_argument("--level", default="1", help="1, 2 or 3, as the drills, or mixed (each problem its own)")
@@ -800,6 +867,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--title", default="", help="the title (default: one in the sheet's language)")
     p.add_argument("--no-name-line", action="store_true", help="leave out the name and date line")
     p.add_argument("--no-key", action="store_true", help="leave out the answer key")
+    p.add_argument(
+        "--steps", action="store_true", help="print how each key formula is worked out, step by step"
+    )
     p.add_argument(
         "--format", choices=("pdf", "html", "json"), default=None, help="default: from -o, else json"
     )

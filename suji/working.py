@@ -500,3 +500,19 @@ def working(faces: Sequence[Face]) -> Working:
         total = result
 
     return Working(faces, board.start, tuple(board.steps), to_sympy(total))
+
+
+def checked_working(result: object, lang: str = "en") -> dict | None:
+    """The working of a checked formula (a suji.scoring.CheckResult) and of its scored, stripped form.
+
+    {"formula": Working.to_dict, "scored_formula": the same for the stripped formula, or None when no die was
+    stripped}; None for an invalid formula. The stripped form's working shows why dropping ÷1 changes nothing.
+    """
+    if not getattr(result, "valid", False):
+        return None
+    faces = tuple(d.face for d in result.dice)  # type: ignore[attr-defined]
+    kept = tuple(faces[i] for i in result.kept)  # type: ignore[attr-defined]
+    return {
+        "formula": working(faces).to_dict(lang),
+        "scored_formula": working(kept).to_dict(lang) if kept != faces else None,
+    }

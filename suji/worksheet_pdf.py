@@ -37,6 +37,7 @@ BOX_GAP = 3.5 * mm
 MIN_BOX = 37 * mm  # dice, the target numbers and one line to write on
 MAX_BOX = 50 * mm  # spare space on a page goes to the writing area, up to this
 KEY_ROW = 7 * mm
+STEP_LINE = 4 * mm  # a line of a key formula's working (the "steps" option)
 TITLE_SIZE, TITLE_MIN_SIZE = 16, 12  # the sheet's title: shrunk to the floor before it wraps
 KEY_TITLE_SIZE, KEY_TITLE_MIN_SIZE = 14, 11
 LINE_SPACING = 1.25
@@ -492,6 +493,19 @@ class _Writer:
                     cells.insert(1, str(problem.level))
                 for (_, dx, align, bold), cell in zip(columns, cells, strict=True):
                     draw_text(c, MARGIN + dx, y + 2 * mm, cell, 10.5, bold=bold, align=align)
+                if self.settings.steps and k.steps:
+                    # The working under the formula, wrapped to the width left of the formula column.
+                    lines = wrap(" → ".join(k.steps), 8.5, lay.inner_width - 86 * mm)
+                    if y - len(lines) * STEP_LINE < bottom:
+                        y = new_page()
+                        y -= 6 * mm
+                        draw_text(c, MARGIN, y, heading, 11, bold=True)
+                        y = self._key_head(columns, y)
+                    c.setFillColorRGB(*GREY)
+                    for line in lines:
+                        y -= STEP_LINE
+                        draw_text(c, MARGIN + 86 * mm, y + 1.5 * mm, line, 8.5)
+                    c.setFillColorRGB(*INK)
                 c.setStrokeColorRGB(*LIGHT)
                 c.line(MARGIN, y, lay.width - MARGIN, y)
                 c.setStrokeColorRGB(*INK)

@@ -22,6 +22,7 @@ from functools import lru_cache
 from suji.dice import Roll
 from suji.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translate
 from suji.problems import LEVELS, certified_roll
+from suji.working import working
 
 MIN_COUNT, MAX_COUNT = 1, 40
 MIN_VERSIONS, MAX_VERSIONS = 1, 6
@@ -116,6 +117,7 @@ class Settings:
     title: str = ""  # empty: the default title in the sheet's language
     name_line: bool = True
     key: bool = True
+    steps: bool = False  # the working of each key formula, line by line, in the answer key
 
     def query(self) -> dict[str, str]:
         """The settings as GET parameters (the URL of a sheet keeps all of them)."""
@@ -123,6 +125,7 @@ class Settings:
             "count": str(self.count), "level": str(self.level), "seed": self.seed, "lang": self.lang,
             "paper": self.paper, "versions": str(self.versions), "targets": self.targets, "title": self.title,
             "name": "yes" if self.name_line else "no", "key": "yes" if self.key else "no",
+            "steps": "yes" if self.steps else "no",
         }  # fmt: skip
 
 
@@ -264,7 +267,7 @@ def parse_settings(
                 errors.append(SettingsError(name, ERROR_MESSAGES[f"{name}_font"], {"chars": bad}))
             else:
                 values[name] = text
-    for name, attr in (("name", "name_line"), ("key", "key")):
+    for name, attr in (("name", "name_line"), ("key", "key"), ("steps", "steps")):
         raw = get(name)
         if raw is not None:
             if raw.strip().lower() in YES_NO:
@@ -283,6 +286,7 @@ class KeyEntry:
     best_formula: str
     tokens: tuple[str, ...]
     solutions: int
+    steps: tuple[str, ...] = ()  # the lines of its working: 2+3×4, 2+12, 14 (suji.working)
 
 
 @dataclass(frozen=True)
@@ -308,6 +312,7 @@ class SheetProblem:
                 "best_formula": self.key.best_formula,
                 "tokens": list(self.key.tokens),
                 "solutions": self.key.solutions,
+                "steps": list(self.key.steps),
             },
         }
 
@@ -381,9 +386,16 @@ def _version_problems(count: int, level: Level, seed: str) -> tuple[SheetProblem
         if top.score == 0:
             # Only a bare number makes a target (236 from 2 3 6): nothing to practise, so roll again.
             continue
-        key = KeyEntry(top.target, top.score, top.formula, tuple(top.tokens), top.solutions)
+        key = KeyEntry(top.target, top.score, top.formula, tuple(top.tokens), top.solutions,
+                       key_steps(top.faces))  # fmt: skip
         problems.append(SheetProblem(len(problems) + 1, problem.roll, key, problem_level))
     return tuple(problems)
+
+
+def key_steps(faces: tuple) -> tuple[str, ...]:
+    """The lines of a key formula's working; a step that only joins digits changes no text and is left out."""
+    lines = working(faces).lines
+    return tuple(line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1])
 
 
 def build_worksheet(settings: Settings) -> Worksheet:
@@ -428,6 +440,7 @@ def run_cli(args: object, lang: str) -> int:
     options["lang"] = lang
     options["name"] = "no" if getattr(args, "no_name_line", False) else "yes"
     options["key"] = "no" if getattr(args, "no_key", False) else "yes"
+    options["steps"] = "yes" if getattr(args, "steps", False) else "no"
     settings, errors = parse_settings({k: str(v) for k, v in options.items()}, lang)
     if errors:
         for error in errors:

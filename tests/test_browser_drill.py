@@ -148,6 +148,30 @@ def test_hints_one_step_at_a_time(server, browser):
     sync_api.expect(page.locator("#track-answer")).to_contain_text("Off track")
 
 
+def test_a_wrong_value_opens_the_working(server, browser):
+    """After a miss the steps are open: one operation a line, the new part marked and written out."""
+    page = new_page(browser, 360, "ja-JP")
+    page.goto(f"{server}/drill/1")
+    page.locator("#formula").fill("92+33-1")
+    page.locator("#check").click()
+    panel = page.locator("#working")
+    sync_api.expect(panel).to_have_attribute("open", "")
+    lines = panel.locator(".working-lines").first.locator("li")
+    sync_api.expect(lines).to_have_count(1 + 4)  # the formula, 9 2 → 92, 3 3 → 33, +, −
+    sync_api.expect(lines.nth(1)).to_contain_text("9 2 → 92")
+    sync_api.expect(lines.last).to_contain_text("125 − 1 = 124")
+    sync_api.expect(lines.last.locator("mark")).to_have_text("124")
+    sync_api.expect(panel).to_contain_text("左から順")  # the reason, in Japanese
+    shot(page, "result-working-360-ja")
+    box = panel.bounding_box()
+    assert box and box["width"] <= 360
+    # A made target keeps the working closed: it is there for a look, not in the way.
+    page.goto(f"{server}/drill/1")
+    page.locator("#formula").fill("92+33")
+    page.locator("#check").click()
+    sync_api.expect(page.locator("#working")).not_to_have_attribute("open", "")
+
+
 def test_building_a_formula_is_not_a_mistake(server, browser):
     """An operator tap leaves the formula unfinished (neutral, not red); stale answers go; Clear keeps focus."""
     page = new_page(browser, 360, "en-US")

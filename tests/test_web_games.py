@@ -579,3 +579,19 @@ def test_one_player_answering_from_many_tabs_at_once_is_stored_once(app):
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(DailyEntry)) == 1
         assert db.session.scalar(select(func.count()).select_from(Player)) == 1
+
+
+def test_a_game_result_shows_how_the_value_was_worked_out(app, client):
+    """A wrong value opens "How is it worked out?" under the result; a made target keeps it closed."""
+    game_id = start_solo(client)
+    hand = hand_of(app, game_id)
+    html = page(client, f"/games/{game_id}")
+    digits = [str(d) for d in hand.number_dice[:2]]
+    formula = f"{digits[0]}{digits[1]}"  # a two-dice number: valid, and worked out in one step
+    html = post(
+        client, f"/games/{game_id}/answer", {**fields(html, f"/games/{game_id}/answer"), "formula": formula}
+    )
+    stored = hand_of(app, game_id)
+    assert 'id="working"' in html and "How is it worked out?" in html
+    assert ('<details id="working" open>' in html) == (stored.target is None)
+    assert f"{digits[0]} {digits[1]} → {formula}" in html

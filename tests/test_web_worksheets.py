@@ -205,3 +205,24 @@ def test_unknown_parameters_are_ignored_and_csp_is_sent(client):
     assert response.status_code == 200
     assert "evil" not in response.get_data(as_text=True)
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_printable_dice_page_and_pdf(client):
+    page = client.get("/worksheets/dice", headers={"Accept-Language": "ja"})
+    assert page.status_code == 200 and 'action="/worksheets/dice.pdf"' in page.get_data(as_text=True)
+    assert 'href="/worksheets/dice"' in client.get("/worksheets/").get_data(as_text=True)
+    for lang, paper in (("ja", "a4"), ("en", "letter")):
+        response = client.get(f"/worksheets/dice.pdf?lang={lang}&paper={paper}")
+        assert response.status_code == 200 and response.data.startswith(b"%PDF")
+        assert f"suji-dice-{lang}-{paper}.pdf" in response.headers["Content-Disposition"]
+    bad = client.get("/worksheets/dice.pdf?paper=b5", headers={"Accept-Language": "en"})
+    assert bad.status_code == 400 and "A4 or Letter" in bad.get_data(as_text=True)
+
+
+def test_suji_dice_nets_writes_the_pdf(tmp_path):
+    from suji.cli import main
+
+    out = tmp_path / "dice.pdf"
+    assert main(["dice-nets", "--lang", "en", "--paper", "letter", "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    assert main(["dice-nets", "-o", str(tmp_path / "missing" / "dice.pdf")]) == 2

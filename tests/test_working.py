@@ -332,3 +332,41 @@ def _line_value(parts) -> sympy.Expr:
         if i == len(items):
             return total
         add, i = (1 if items[i] == "+" else -1), i + 1
+
+
+# ---- the working where people see it: the command line and the API ------------------------------------------
+
+
+def test_suji_check_steps_prints_and_returns_the_working(capsys):
+    from suji.cli import main
+
+    args = ["check", "8+2÷11×11", "--target", "10", "--number-dice", "8", "2", "1", "1",
+            "--operator-dice", "+", "/", "x11", "--lang", "en"]  # fmt: skip
+    assert main([*args, "--steps"]) == 0
+    out = capsys.readouterr().out
+    assert "2/11 × 11 = 2" in out and "The scored formula, worked out:" in out and "8 + 2 = 10" in out
+    assert main([*args, "--steps", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["steps"]["formula"]["lines"][-1] == "10"
+    assert data["steps"]["scored_formula"]["formula"] == "8+2"
+    assert main([*args, "--json"]) == 0
+    assert "steps" not in json.loads(capsys.readouterr().out)
+
+
+def test_the_api_gives_the_working_when_asked(client):
+    body = {
+        "formula": "2+3×4",
+        "target": 14,
+        "number_dice": [2, 3, 4],
+        "operator_dice": ["+", "×"],
+        "lang": "ja",
+    }
+    data = client.post("/api/check", json={**body, "steps": True}).get_json()
+    assert (
+        data["steps"]["formula"]["lines"] == ["2+3×4", "2+12", "14"]
+        and data["steps"]["scored_formula"] is None
+    )
+    assert "steps" not in client.post("/api/check", json=body).get_json()
+    assert client.post("/api/check", json={**body, "steps": "yes"}).status_code == 400
+    invalid = client.post("/api/check", json={**body, "formula": "2++3", "steps": True}).get_json()
+    assert invalid["steps"] is None

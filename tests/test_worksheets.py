@@ -481,3 +481,25 @@ def test_cli_bad_settings_exit_2_with_a_message(capsys):
     assert "1, 2, 3 or mixed" in capsys.readouterr().err
     assert main(["worksheet", "--paper", "b5", "--lang", "en"]) == 2
     assert "A4 or Letter" in capsys.readouterr().err
+
+
+def test_the_key_can_show_how_each_formula_is_worked_out():
+    """The steps option: each key formula's working (suji.working), ending on the target, in JSON, PDF and HTML."""
+    from suji.worksheet_html import worksheet_html
+
+    plain = build_worksheet(Settings(count=4, level=2, seed="steps", lang="en"))
+    steps = build_worksheet(replace(plain.settings, steps=True))
+    for problem in steps.versions[0].problems:
+        lines = problem.key.steps
+        assert lines[0] == problem.key.best_formula and lines[-1] == str(problem.key.target)
+        assert len(set(lines)) == len(lines)  # no line twice (joining digits changes no text)
+        result = check(problem.key.best_formula, problem.roll)
+        assert result.target == problem.key.target and str(result.value) == lines[-1]
+    with_steps = squeeze(pdf_pages(worksheet_pdf(steps))[-1])
+    without = squeeze(pdf_pages(worksheet_pdf(plain))[-1])
+    first = steps.versions[0].problems[0].key.steps
+    assert squeeze(" → ".join(first[:2])) in with_steps and "→" not in without
+    assert 'class="ws-steps"' in worksheet_html(steps) and 'class="ws-steps"' not in worksheet_html(plain)
+    assert steps.settings.query()["steps"] == "yes"
+    _, errors = worksheets.parse_settings({"steps": "maybe"}, "en")
+    assert errors and errors[0].field == "steps"

@@ -22,6 +22,7 @@ from suji.web.drill import drill_level_roll, solution_for, value_so_far
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
+from suji.working import checked_working
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -47,6 +48,7 @@ MESSAGES = {
     "bad_lang": N_("“lang” must be “ja” or “en”."),
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
     "not_level": N_("“level” must be one of {limits}."),
+    "not_flag": N_("“{field}” must be true or false."),
     "not_step": N_("“step” must be a whole number from 0 to {limit}."),
     "already_asking": N_("Your last question to the solver is still being worked out. Wait for its answer."),
     "slow_roll": N_(
@@ -154,7 +156,14 @@ def check_formula() -> Response:
     roll = req.roll()
     rerolled = req.count("rerolled", MAX_COST_DICE)
     set_faces = req.count("set_faces", MAX_COST_DICE)
-    return jsonify(check(formula, roll, rerolled=rerolled, set_faces=set_faces).to_dict(req.lang))
+    steps = req.data.get("steps", False)
+    if not isinstance(steps, bool):
+        raise req.error("not_flag", field="steps")
+    result = check(formula, roll, rerolled=rerolled, set_faces=set_faces)
+    data = result.to_dict(req.lang)
+    if steps:  # as `suji check --json --steps`: the working of the formula and of its scored form
+        data["steps"] = checked_working(result, req.lang)
+    return jsonify(data)
 
 
 @bp.post("/value")

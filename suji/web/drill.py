@@ -21,6 +21,7 @@ from suji.i18n import N_, translate
 from suji.problems import certified_roll
 from suji.scoring import CheckResult, check
 from suji.solver import LEVEL_OPERATORS, Solution, solve
+from suji.working import checked_working
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 
@@ -111,9 +112,20 @@ def _start(level: int, streak: int = 0) -> dict:
     return state
 
 
+def _page_lang() -> str:
+    from suji.web.i18n import select_locale
+
+    return select_locale()
+
+
+def formula_working(formula: str, roll: Roll) -> dict | None:
+    """The working of a formula checked against a roll (None when it is not a valid formula), for a page."""
+    return checked_working(check(formula, roll), _page_lang())
+
+
 @bp.app_context_processor
 def _template_helpers() -> dict:
-    return {"operator_name": lambda face: OPERATOR_NAMES.get(face, face)}
+    return {"operator_name": lambda face: OPERATOR_NAMES.get(face, face), "formula_working": formula_working}
 
 
 def _level_or_404(level: int) -> int:
@@ -175,6 +187,7 @@ def check_formula(level: int) -> str | Response:
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
         formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
+        steps=checked_working(result, _page_lang()),
         lang_next=url_for("drill.play", level=level),
     )  # fmt: skip
 

@@ -31,7 +31,7 @@ from suji.worksheets import (
 bp = Blueprint("worksheets", __name__, url_prefix="/worksheets")
 
 # The query parameters a sheet's URL may carry; anything else is ignored.
-FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key")
+FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key", "steps")
 
 
 def _read() -> tuple[Settings, list[SettingsError]]:
@@ -138,3 +138,47 @@ def download_name(settings: Settings, ext: str) -> str:
     """A safe file name for a sheet: suji-worksheet-L<level>-<seed>.<ext>, the seed reduced to [A-Za-z0-9_-]."""
     seed = re.sub(r"[^A-Za-z0-9_-]+", "-", settings.seed).strip("-")[:40] or "sheet"
     return f"suji-worksheet-L{settings.level}-{seed}.{ext}"
+
+
+# ---- printable dice ------------------------------------------------------------------------------------------
+
+
+def _dice_choice(name: str, allowed: tuple[str, ...], default: str) -> str | None:
+    value = request.args.get(name, default)
+    return value if value in allowed else None
+
+
+@bp.get("/dice")
+def dice() -> tuple[str, int]:
+    """Printable dice: the nets of one player's twelve dice, the rules on a page and a score sheet (PDF)."""
+    lang = _dice_choice("lang", ("ja", "en"), select_locale())
+    paper = _dice_choice("paper", PAPERS, "a4")
+    status = 200 if lang and paper else 400
+    return render_template(
+        "worksheets/dice.html", lang=lang or select_locale(), paper=paper or "a4", papers=PAPERS,
+        bad=status == 400,
+    ), status  # fmt: skip
+
+
+@bp.get("/dice.pdf")
+def dice_pdf() -> tuple[str, int] | Response:
+    """The dice nets as a PDF download (suji.dice_nets, as `suji dice-nets`)."""
+    from suji.dice_nets import dice_nets_pdf  # ReportLab only when a PDF is asked for
+
+    lang = _dice_choice("lang", ("ja", "en"), select_locale())
+    paper = _dice_choice("paper", PAPERS, "a4")
+    if not lang or not paper:
+        return dice()
+    response = Response(_dice_nets(lang, paper, dice_nets_pdf), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="suji-dice-{lang}-{paper}.pdf"'
+    return response
+
+
+_NETS: dict[tuple[str, str], bytes] = {}
+
+
+def _dice_nets(lang: str, paper: str, make) -> bytes:  # noqa: ANN001 - dice_nets_pdf
+    """The PDF of each (language, paper), made once: there are only four."""
+    if (lang, paper) not in _NETS:
+        _NETS[(lang, paper)] = make(lang, paper)
+    return _NETS[(lang, paper)]
