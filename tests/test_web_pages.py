@@ -88,16 +88,18 @@ def test_unknown_level_is_404_in_japanese(client):
 
 def test_check_made_target_counts_the_streak(client, fixed_roll):
     roll_token = open_drill(client, 1)
-    response = client.post("/drill/1/check", data={"formula": "21^2+4+1", "roll": roll_token}, headers=JA)
+    response = client.post(
+        "/drill/1/check", follow_redirects=True, data={"formula": "21^2+4+1", "roll": roll_token}, headers=JA
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "お題の数ができた" in html and "446" in html
     assert "記号の点 6 × 数字ダイス 4個 = 24点" in html
     assert "連続正解: 1" in html
     # Checking the same roll again does not count twice.
-    html = client.post("/drill/1/check", data={"formula": "21^2+4+1", "roll": roll_token}).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/drill/1/check", follow_redirects=True, data={"formula": "21^2+4+1", "roll": roll_token}
+    ).get_data(as_text=True)
     assert "連続正解: 1" in html
     # A new roll after a made target keeps the streak.
     client.post("/drill/1/new")
@@ -109,9 +111,9 @@ def test_check_strikes_out_redundant_dice(client, monkeypatch):
     roll = Roll.of([5, 1, 1, 2, 3], ["+", "−", "+", "²"], target=5)
     monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
     roll_token = open_drill(client, 1)
-    html = client.post("/drill/1/check", data={"formula": "5+1-1", "roll": roll_token}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/drill/1/check", follow_redirects=True, data={"formula": "5+1-1", "roll": roll_token}, headers=EN
+    ).get_data(as_text=True)
     assert "Target made!" in html
     assert re.search(r'<del class="tok"[^>]*>\+</del><del class="tok"[^>]*>1</del>', html)
     assert "Operator points 0 × number dice 1 = 0" in html
@@ -126,8 +128,10 @@ def test_check_strikes_out_redundant_dice(client, monkeypatch):
 def test_check_wrong_formulas(client, fixed_roll, formula, ja, en):
     roll_token = open_drill(client, 1)
     form = {"formula": formula, "roll": roll_token}
-    assert ja in client.post("/drill/1/check", data=form, headers=JA).get_data(as_text=True)
-    html = client.post("/drill/1/check", data=form, headers=EN).get_data(as_text=True)
+    assert ja in client.post("/drill/1/check", follow_redirects=True, data=form, headers=JA).get_data(
+        as_text=True
+    )
+    html = client.post("/drill/1/check", follow_redirects=True, data=form, headers=EN).get_data(as_text=True)
     assert en in html and "Streak: 0" in html
 
 
@@ -152,7 +156,7 @@ def test_each_page_checks_the_roll_it_shows(client):
         first_roll, second_roll = drill_roll(first), drill_roll(second)
     solution_formula = __import__("suji.solver", fromlist=["solve"]).solve(first_roll).top.formula
     html = client.post(
-        "/drill/1/check", data={"formula": solution_formula, "roll": first}, headers=EN
+        "/drill/1/check", follow_redirects=True, data={"formula": solution_formula, "roll": first}, headers=EN
     ).get_data(as_text=True)
     assert "Target made!" in html and "Streak: 0" in html
     value = client.post("/api/value", json={"formula": solution_formula, "roll": first}).get_json()
@@ -202,3 +206,19 @@ def test_home_leads_to_every_area(client):
     assert 'href="/drill/1"' in html
     for href in ('href="/games/"', 'href="/worksheets/"', 'href="/lessons/"'):
         assert html.count(href) >= 2, href  # in the menu and on the page itself
+
+
+def test_a_drill_result_is_a_page_of_its_own(client, fixed_roll):
+    """Redirect-after-POST: reloading the result, or switching its language, never checks the formula again."""
+    roll_token = open_drill(client, 1)
+    response = client.post("/drill/1/check", data={"formula": "21^2+4+1", "roll": roll_token}, headers=EN)
+    assert response.status_code == 303 and response.headers["Location"].endswith("/drill/1/result")
+    first = client.get("/drill/1/result", headers=EN).get_data(as_text=True)
+    again = client.get("/drill/1/result", headers=EN).get_data(as_text=True)
+    assert "Target made!" in first and "Streak: 1" in first and "Streak: 1" in again
+    switched = client.post("/language", data={"lang": "ja", "next": "/drill/1/result"})
+    assert switched.headers["Location"] == "/drill/1/result"
+    html = client.get("/drill/1/result").get_data(as_text=True)
+    assert "お題の数ができた" in html and "連続正解: 1" in html
+    # Another level has no result yet: its result page sends the student to the drill.
+    assert client.get("/drill/2/result").status_code == 303

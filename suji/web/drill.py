@@ -162,9 +162,16 @@ def new(level: int) -> Response:
     return redirect(url_for("drill.play", level=level), code=303)
 
 
+RESULT_KEY = "drill_result"  # the last checked formula (level, seed, formula): the result page is a GET
+
+
 @bp.post("/<int:level>/check")
-def check_formula(level: int) -> str | Response:
-    """Check the submitted formula against the roll its page showed; score it and show the best score."""
+def check_formula(level: int) -> Response:
+    """Check the submitted formula against the roll its page showed, count the streak, then show the result.
+
+    Redirect-after-POST: the result is a page of its own (GET), so reloading it, going back to it or switching
+    its language never sends the formula again.
+    """
     _level_or_404(level)
     named = roll_of_token(request.form.get("roll"))
     formula = request.form.get("formula", "")[:MAX_FORMULA_FIELD]
@@ -184,11 +191,32 @@ def check_formula(level: int) -> str | Response:
         state["streak"] = state.get("streak", 0) + 1 if made else 0
         state["done"] = made
         _save(level, state)
+    session[RESULT_KEY] = {"level": level, "seed": seed, "formula": formula}
+    return redirect(url_for("drill.result", level=level), code=303)
+
+
+@bp.get("/<int:level>/result")
+def result(level: int) -> str | Response:
+    """The last checked formula of this level: verdict, score, the working and the best answer."""
+    _level_or_404(level)
+    last = session.get(RESULT_KEY)
+    if (
+        not isinstance(last, dict)
+        or last.get("level") != level
+        or isinstance(last.get("seed"), bool)
+        or not isinstance(last.get("seed"), int)
+        or not isinstance(last.get("formula"), str)
+    ):
+        return redirect(url_for("drill.play", level=level), code=303)
+    roll = _new_roll(level, last["seed"])
+    formula = last["formula"][:MAX_FORMULA_FIELD]
+    result = check(formula, roll)
+    made = result.valid and result.target is not None
+    state = current_state(level) or {"seed": None, "streak": 0, "done": False}
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
         formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
         steps=checked_working(result, _page_lang()),
-        lang_next=url_for("drill.play", level=level),
     )  # fmt: skip
 
 
