@@ -138,3 +138,12 @@ def test_catalog_files_parse_without_errors():
     for lang in LANGUAGES:
         data = catalogs.catalog_path(lang).read_bytes()
         read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
+
+
+def test_japanese_says_furinaosu_one_way():
+    """Re-rolling is ふりなおす everywhere (not 振り直す, not ふり直す): one register for pupils."""
+    from pathlib import Path
+
+    catalog = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
+    text = catalog.read_text(encoding="utf-8")
+    assert "振り直" not in text and "ふり直" not in text and "ふりなお" in text

@@ -595,3 +595,27 @@ def test_a_game_result_shows_how_the_value_was_worked_out(app, client):
     assert 'id="working"' in html and "How is it worked out?" in html
     assert ('<details id="working" open>' in html) == (stored.target is None)
     assert f"{digits[0]} {digits[1]} → {formula}" in html
+
+
+def test_the_daily_ranking_shares_ranks_and_tells_equal_names_apart(app):
+    clients = [app.test_client() for _ in range(3)]
+    for c, name in zip(clients, ["Aki", "Aki", "Ben"], strict=True):
+        post(c, "/games/nickname", {"nickname": name, "next": "/games/"})
+    assert answer_daily_at_once(app, clients) == [303] * 3  # all give up: 0 points each
+    html = page(clients[0], "/games/daily")
+    rows = re.findall(r"<tr(?: class=\"me\")?><td>(\d+)</td>\s*<td>(.*?)</td>", html, re.S)
+    assert [rank for rank, _ in rows] == ["1", "1", "1"]  # equal scores share a rank
+    tags = re.findall(r'<span class="tag">(#\w+)</span>', html)
+    assert len(tags) == 2 and tags[0] != tags[1]  # the two Akis are told apart, Ben needs no mark
+    assert html.count("(you)") == 1
+    assert 'id="next-puzzle"' in html and 'class="local-time"' in html
+    with app.test_request_context():
+        day = web_games.today()
+        assert web_games.next_puzzle_at(day).date() == day + __import__("datetime").timedelta(days=1)
+        assert web_games.next_puzzle_at(day).utcoffset() is not None
+        # Scores 30, 30, 20: ranks 1, 1, 3 (the third place is third, not second).
+        entries = db.session.scalars(select(DailyEntry).order_by(DailyEntry.id)).all()
+        for entry, score in zip(entries, (30, 30, 20), strict=True):
+            entry.score = score
+        db.session.commit()
+        assert [p.rank for p in web_games.leaderboard(day)] == [1, 1, 3]

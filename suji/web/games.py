@@ -8,9 +8,13 @@ and changes nothing, and two requests at once cannot both succeed (the rows' ver
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 import secrets
-from datetime import date, datetime
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
@@ -523,14 +527,23 @@ def _all_dice() -> list[str]:
 # ---- the daily puzzle ----
 
 
-def today() -> date:
-    """Today in the daily puzzle's time zone (Japan unless SUJI_DAILY_TZ says otherwise)."""
-    name = current_app.config.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
+def daily_zone() -> ZoneInfo:
+    """The daily puzzle's time zone: Japan, unless SUJI_DAILY_TZ (environment or config) names another."""
+    name = current_app.config.get("SUJI_DAILY_TZ") or os.environ.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
     try:
-        zone = ZoneInfo(name)
+        return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return datetime.now(zone).date()
+        return ZoneInfo("UTC")
+
+
+def today() -> date:
+    """Today in the daily puzzle's time zone."""
+    return datetime.now(daily_zone()).date()
+
+
+def next_puzzle_at(day: date) -> datetime:
+    """When the puzzle after `day` starts: midnight in the daily puzzle's time zone (an aware datetime)."""
+    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=daily_zone())
 
 
 def _daily_entry(player: Player | None, day: date) -> DailyEntry | None:
@@ -541,14 +554,38 @@ def _daily_entry(player: Player | None, day: date) -> DailyEntry | None:
     )
 
 
-def leaderboard(day: date) -> list[tuple[DailyEntry, str | None]]:
-    """The day's answers, best first (earlier answers first among equal scores), with the nicknames."""
+@dataclass(frozen=True)
+class Place:
+    """One line of the daily ranking: the rank (equal scores share it), the entry, the name as shown."""
+
+    rank: int
+    entry: DailyEntry
+    name: str | None
+    tag: str = ""  # tells apart players who chose the same nickname: a short mark from the player's id
+
+
+def player_tag(player_id: int) -> str:
+    """A short, stable mark for a player (not their id, which would tell how many play): e.g. "#K3"."""
+    digest = hashlib.sha256(f"suji-player:{player_id}".encode()).digest()
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no look-alikes
+    return "#" + "".join(alphabet[b % len(alphabet)] for b in digest[:3])
+
+
+def leaderboard(day: date) -> list[Place]:
+    """The day's answers, best first (earlier answers first among equal scores, which share a rank)."""
     rows = db.session.execute(
         select(DailyEntry, Player.nickname).join(Player, Player.id == DailyEntry.player_id)
         .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
         .order_by(DailyEntry.score.desc(), DailyEntry.answered_at, DailyEntry.id).limit(LEADERBOARD_SIZE)
     ).all()  # fmt: skip
-    return [(entry, name) for entry, name in rows]
+    names = Counter(name for _, name in rows if name)
+    places: list[Place] = []
+    for position, (entry, name) in enumerate(rows, 1):
+        # Standard competition ranking: 1, 1, 3 for scores 30, 30, 20.
+        rank = places[-1].rank if places and places[-1].entry.score == entry.score else position
+        tag = player_tag(entry.player_id) if name and names[name] > 1 else ""
+        places.append(Place(rank, entry, name, tag))
+    return places
 
 
 @bp.get("/daily")
@@ -566,6 +603,7 @@ def daily() -> str:
     return render_template(
         "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll,
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
+        next_at=next_puzzle_at(day),
         formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
     )  # fmt: skip
 

@@ -3,6 +3,12 @@
 Thin over suji.lessons: the library holds the games, exact values, simulations and questions; this module
 reads the student's input (answers, N, seeds, moves), checks answers on the server and renders the pages.
 A game in progress lives in the page itself as a seed plus the student's moves, replayed on every request.
+
+Answers: each question's form posts one answer. The text (and whether the student asked to see the answer) is kept
+in the session per lesson, and the lesson page checks every kept answer again when it is drawn, so each question
+keeps its own verdict through other answers, reloads and a change of language. Without JavaScript the post is
+answered with 303 to the lesson page (Back never offers to send the form again); lessons.js posts the same form
+with fetch, asking for JSON, and gets back that one question drawn again.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ import secrets
 from functools import lru_cache
 from types import ModuleType
 
-from flask import Blueprint, Response, abort, render_template, request, session
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
 from suji.i18n import N_
@@ -19,7 +25,17 @@ from suji.lessons import LESSON_SLUGS, dice_monsters, gooball, nine_am, silence
 from suji.lessons.charts import comparison_chart
 from suji.lessons.lesson import Experiment, Lesson, Outcome, render
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
-from suji.lessons.steps import Step, check_answer, decimal_text, fraction_text, percent_text, shown
+from suji.lessons.answers import MAX_ANSWER_LENGTH
+from suji.lessons.steps import (
+    CORRECT,
+    Check,
+    Step,
+    check_answer,
+    decimal_text,
+    fraction_text,
+    percent_text,
+    shown,
+)
 from suji.web.i18n import select_locale
 
 bp = Blueprint("lessons", __name__, url_prefix="/lessons")
@@ -29,6 +45,11 @@ MAX_MOVE_LENGTH = 24
 MAX_ANSWER_FIELD = 200
 DESIGNER_GAMES, DESIGNER_MAX_GAMES = 40, 60
 PROGRESS_KEY = "lessons_done"
+ANSWERS_KEY = "lesson_answers"  # slug -> {step key: [answer text, shown]}; see _stored_answers
+# The session is a signed cookie (4 KB at most, shared with the drills): when the kept answers of all lessons
+# grow past this many characters, the other lessons' answers go first. Answers are short ("3/8"), so in
+# practice every lesson keeps them.
+MAX_STORED_ANSWER_CHARS = 900
 EXACT = N_("exact")
 SIMULATED = N_("simulated ({n} trials)")
 
@@ -111,13 +132,52 @@ def _mark_done(slug: str, key: str) -> None:
         session[PROGRESS_KEY] = done
 
 
-def _render_lesson(
-    lesson: Lesson,
-    module: ModuleType,
-    results: dict | None = None,
-    answers: dict | None = None,
-    status: int = 200,
-) -> tuple[str, int]:
+def _stored_answers(slug: str) -> dict[str, tuple[str, bool]]:
+    """The kept answers of one lesson: step key -> (text as typed, whether the answer was shown)."""
+    stored = session.get(ANSWERS_KEY)
+    lesson = stored.get(slug) if isinstance(stored, dict) else None
+    if not isinstance(lesson, dict):
+        return {}
+    kept = {}
+    for key, item in lesson.items():
+        if isinstance(key, str) and isinstance(item, list) and len(item) == 2 and isinstance(item[0], str):
+            kept[key] = (item[0], bool(item[1]))
+    return kept
+
+
+def _store_answer(slug: str, key: str, text: str, was_shown: bool) -> None:
+    """Keep one answer of `slug` in the session (replacing the step's earlier one)."""
+    stored = session.get(ANSWERS_KEY)
+    stored = dict(stored) if isinstance(stored, dict) else {}
+    lesson = {k: list(v) for k, v in _stored_answers(slug).items()}
+    # One character past the limit is enough for the answer to be "too long" again when it is checked again.
+    lesson[key] = [text[: MAX_ANSWER_LENGTH + 1], was_shown]
+    stored.pop(slug, None)
+
+    def size(answers: object) -> int:
+        return sum(len(k) + len(v[0]) for k, v in answers.items()) if isinstance(answers, dict) else 0
+
+    # The current lesson always stays; the largest of the others go first when the cookie would grow too big.
+    others = sorted(stored, key=lambda s: size(stored[s]))
+    while others and size(lesson) + sum(size(stored[s]) for s in others) > MAX_STORED_ANSWER_CHARS:
+        stored.pop(others.pop())
+    stored[slug] = lesson
+    session[ANSWERS_KEY] = stored
+
+
+def _verdicts(lesson: Lesson, steps: list[Step]) -> tuple[dict[str, Check], dict[str, str]]:
+    """(verdict, text) of every kept answer of `lesson`, checked again in the page's language."""
+    kept = _stored_answers(lesson.slug)
+    results, answers = {}, {}
+    for step in steps:
+        if step.key in kept:
+            text, was_shown = kept[step.key]
+            results[step.key] = shown(_lang()) if was_shown else check_answer(step, text, _lang())
+            answers[step.key] = text
+    return results, answers
+
+
+def _render_lesson(lesson: Lesson, module: ModuleType) -> str:
     extra = {}
     if lesson.slug == "dice-monsters":
         sizes = tuple(range(2, 21)) if request.args.get("all") == "1" else dice_monsters.STANDARD_SIZES
@@ -137,16 +197,17 @@ def _render_lesson(
         }
     if lesson.slug == "suji":
         extra = {"figures": module.stored_figures(), "stored": module.stored(), "suji": module}
-    html = render_template(
-        "lessons/lesson.html", lesson=lesson, steps=lesson.steps(), results=results or {},
-        answers=answers or {}, done=_progress().get(lesson.slug, []), **extra,
+    steps = lesson.steps()
+    results, answers = _verdicts(lesson, steps)
+    return render_template(
+        "lessons/lesson.html", lesson=lesson, steps=steps, results=results, answers=answers,
+        done=_progress().get(lesson.slug, []), **extra,
     )  # fmt: skip
-    return html, status
 
 
 @bp.get("/<slug>")
-def lesson(slug: str) -> tuple[str, int]:
-    """One lesson: rules, questions, experiments and a link to play."""
+def lesson(slug: str) -> str:
+    """One lesson: rules, questions (with the answers kept so far), experiments and a link to play."""
     lesson, module = _lesson_or_404(slug)
     return _render_lesson(lesson, module)
 
@@ -158,29 +219,43 @@ def _step_or_404(lesson: Lesson, key: str) -> Step:
     return step
 
 
+def _answered(lesson: Lesson, step: Step, text: str, result: Check) -> Response:
+    """The reply to an answer post: that question drawn again as JSON (fetch), otherwise 303 to the lesson."""
+    if request.accept_mimetypes.best_match(("text/html", "application/json")) == "application/json":
+        html = render_template(
+            "lessons/step.html", lesson=lesson, step=step, result=result, answer=text,
+            done=step.key in _progress().get(lesson.slug, []),
+        )  # fmt: skip
+        return jsonify(result=result.result, html=html)
+    # Redirect after POST: Back and reload then show the lesson page, never "confirm form resubmission".
+    return redirect(url_for("lessons.lesson", slug=lesson.slug, _anchor=f"step-{step.key}"), code=303)
+
+
 @bp.post("/<slug>/step/<key>")
-def answer(slug: str, key: str) -> tuple[str, int]:
-    """Check one answer on the server and show the lesson again with the verdict.
+def answer(slug: str, key: str) -> Response:
+    """Check one answer on the server and keep it in the session with the lesson's other answers.
 
     A right answer also shows the explanation; a wrong or close one shows a hint instead, so that trying again
     still means something (the student can ask for the answer with `show`).
     """
-    lesson, module = _lesson_or_404(slug)
+    lesson, _ = _lesson_or_404(slug)
     step = _step_or_404(lesson, key)
     text = request.form.get("answer", "")[:MAX_ANSWER_FIELD]
     result = check_answer(step, text, _lang())
-    if result.result == "correct":
+    if result.result == CORRECT:
         _mark_done(slug, key)
-    return _render_lesson(lesson, module, {key: result}, {key: text})
+    _store_answer(slug, key, text, was_shown=False)
+    return _answered(lesson, step, text[: MAX_ANSWER_LENGTH + 1], result)
 
 
 @bp.post("/<slug>/step/<key>/show")
-def show(slug: str, key: str) -> tuple[str, int]:
+def show(slug: str, key: str) -> Response:
     """The student gives up on a step: show its explanation and exact answer (the step is not marked done)."""
-    lesson, module = _lesson_or_404(slug)
-    _step_or_404(lesson, key)
+    lesson, _ = _lesson_or_404(slug)
+    step = _step_or_404(lesson, key)
     text = request.form.get("answer", "")[:MAX_ANSWER_FIELD]
-    return _render_lesson(lesson, module, {key: shown(_lang())}, {key: text})
+    _store_answer(slug, key, text, was_shown=True)
+    return _answered(lesson, step, text[: MAX_ANSWER_LENGTH + 1], shown(_lang()))
 
 
 # ---- experiments -------------------------------------------------------------------------------------------

@@ -7,6 +7,15 @@
   if (!game) return;
   var lang = document.documentElement.lang;
 
+  // ---- times in the reader's own time zone (the server wrote them in the puzzle's) ----
+  Array.prototype.forEach.call(document.querySelectorAll("time.local-time"), function (el) {
+    var when = new Date(el.getAttribute("datetime"));
+    if (isNaN(when.getTime())) return;
+    el.textContent = when.toLocaleString(lang === "ja" ? "ja-JP" : "en-GB", {
+      weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
+    });
+  });
+
   // ---- re-roll: show how many points the chosen dice cost ----
   var rerollForm = document.getElementById("reroll-form");
   var rerollButton = document.getElementById("reroll");
