@@ -32,6 +32,9 @@ ADVICE_TEXT = {
     "answer": N_("Answer now"),
     "reroll": N_("Re-roll {dice}"),
     "set": N_("Set {die} to {face}"),
+    "number_die": N_("number die {position} ({kind}) showing {face}"),
+    "operator_die": N_("operator die {position} ({kind}) showing {face}"),
+    "two_dice": N_("{first} and {second}"),
     "summary": N_("{choice}: chance of a target {percent} ({fraction}), expected score {expected}."),
     "not_standard": N_("Advice needs dice that the standard set can show."),
 }
@@ -54,6 +57,12 @@ class Die:
         """The face, with the kind for number dice (the same face on dice A, B and C re-rolls differently)."""
         return f"{self.face}({self.kind})" if self.group == "number" else str(self.face)
 
+    def label(self, lang: str = "en") -> str:
+        """The one way a die is named to a person, in advice, menus and messages alike: where it sits (1, 2, …
+        from the left), its kind (A, B, C: which faces it has) and the face it shows."""
+        key = "number_die" if self.group == "number" else "operator_die"
+        return translate(ADVICE_TEXT[key], lang, position=self.index + 1, kind=self.kind, face=self.face)
+
     @property
     def faces(self) -> tuple:
         return (NUMBER_DICE_FACES if self.group == "number" else OPERATOR_DICE_FACES)[self.kind]
@@ -74,8 +83,14 @@ class Option:
         if self.kind == "answer":
             return translate(ADVICE_TEXT["answer"], lang)
         if self.kind == "reroll":
-            return translate(ADVICE_TEXT["reroll"], lang, dice=" ".join(d.name for d in self.dice))
-        return translate(ADVICE_TEXT["set"], lang, die=self.dice[0].name, face=str(self.face))
+            names = [d.label(lang) for d in self.dice]
+            dice = (
+                names[0]
+                if len(names) == 1
+                else translate(ADVICE_TEXT["two_dice"], lang, first=names[0], second=names[1])
+            )
+            return translate(ADVICE_TEXT["reroll"], lang, dice=dice)
+        return translate(ADVICE_TEXT["set"], lang, die=self.dice[0].label(lang), face=str(self.face))
 
     def to_dict(self, lang: str = "en") -> dict:
         return {

@@ -88,6 +88,10 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     assert [numbers.nth(i).get_attribute("data-face") for i in range(5)] == [
         str(f) for f in after.number_dice
     ]
+    # What changed is said in words and the two dice are ringed (once).
+    expect(page.get_by_text("かわったダイス")).to_contain_text(f"数字ダイス1（A）の{before.number_dice[0]} → いまは")
+    expect(page.locator("#drill button.die.changed")).to_have_count(2)
+    shot(page, "games-solo-rerolled-360-ja")
 
     # The solver's advice on request: a thinking state, then the choices.
     page.click("#advice-button")
@@ -170,6 +174,7 @@ def test_the_daily_puzzle_on_a_phone(served, browser):
     page.click("#save-nickname")
     expect(page.locator(".flash-info")).to_have_text("名前をほぞんしました。")
     page.click("#give-up")
-    expect(page.locator("#leaderboard tr.me td").nth(1)).to_have_text("さくら")
+    expect(page.locator("#leaderboard tr.me td").nth(1)).to_contain_text("さくら")
+    expect(page.locator("#leaderboard tr.me .you")).to_have_text("（あなた）")
     shot(page, "games-daily-360-ja")
     assert errors == []

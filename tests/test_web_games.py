@@ -619,3 +619,33 @@ def test_the_daily_ranking_shares_ranks_and_tells_equal_names_apart(app):
             entry.score = score
         db.session.commit()
         assert [p.rank for p in web_games.leaderboard(day)] == [1, 1, 3]
+
+
+def test_a_reroll_says_what_changed_and_marks_the_dice(app, client):
+    game_id = start_solo(client)
+    before = hand_of(app, game_id)
+    html = page(client, f"/games/{game_id}")
+    html = post(
+        client, f"/games/{game_id}/reroll", {**fields(html, f"/games/{game_id}/reroll"), "die": ["n1"]}
+    )
+    after = hand_of(app, game_id)
+    # Named as everywhere (advice, menus): where the die sits, its kind and its face, then the new face.
+    expected = f"Changed: number die 2 (A) showing {before.number_dice[1]} → now {after.number_dice[1]}."
+    assert expected in html
+    assert re.search(r'class="die die-number changed"[^>]*data-index="1"', html)
+    assert "(just changed)" in html
+    again = page(client, f"/games/{game_id}")
+    assert "Changed:" not in again and "die-number changed" not in again  # said and marked once
+    assert "number die 1 (A) showing" in again  # the set-a-face menu names dice the same way
+
+
+def test_advice_names_dice_the_way_the_page_does(app, client):
+    from suji.advice import Die
+
+    assert Die("number", 3, "B", 7).label("en") == "number die 4 (B) showing 7"
+    assert "数字ダイス" in Die("number", 3, "B", 7).label("ja")
+    game_id = start_solo(client)
+    options = client.get(f"/games/{game_id}/advice").get_json()["options"]
+    for option in options:
+        if option["kind"] != "answer":
+            assert "die " in option["label"] and "showing" in option["label"], option["label"]

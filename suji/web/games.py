@@ -26,6 +26,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext, lazy_gettext
@@ -342,7 +343,7 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
         table=score_table(game), running_total=games.total(h for h in hands if h.status != games.OPEN),
         next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
         formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
-        is_last=nxt is None,
+        is_last=nxt is None, changed=_changed_dice(),
     )  # fmt: skip
 
 
@@ -379,7 +380,59 @@ def _game_action(game_id: int, action) -> Response | tuple[str, int]:  # type: i
     except StaleDataError:
         db.session.rollback()
         return _fail(STALE, page)
+    _announce_changes()
     return redirect(page, code=303)
+
+
+# ---- what a re-roll or a set face changed: said once, and the dice marked on the next page ----
+
+CHANGED_KEY = "changed_dice"
+
+
+def _noted(before: Hand, after: Hand) -> Hand:
+    """Keep (for after the commit) which dice a re-roll or a set face changed: a die re-rolled to the same face
+    counts, the player chose it."""
+    old = {die_id: (kind, face) for die_id, kind, face in before.dice()}
+    spent = after.rerolled - before.rerolled
+    changed = [
+        (die_id, kind, old[die_id][1], face)
+        for die_id, kind, face in after.dice()
+        if face != old[die_id][1] or die_id in g.get("chosen_dice", ())
+    ]
+    g.dice_changes = changed if (changed or spent) else None
+    return after
+
+
+def _announce_changes() -> None:
+    changes = g.get("dice_changes")
+    if not changes:
+        return
+    parts = [
+        gettext("%(die)s → now %(face)s", die=_die_label(die_id, kind, old), face=str(new))
+        for die_id, kind, old, new in changes
+    ]
+    separator = "、" if lang() == "ja" else "; "
+    flash(gettext("Changed: %(changes)s.", changes=separator.join(parts)), "info")
+    session[CHANGED_KEY] = [die_id for die_id, _, _, _ in changes]
+
+
+@bp.context_processor
+def _die_names() -> dict:
+    return {"die_name": _die_label}
+
+
+def _changed_dice() -> list[str]:
+    """The dice the last re-roll or set face changed (marked once on the page that follows it)."""
+    found = session.pop(CHANGED_KEY, None)
+    return [d for d in found if isinstance(d, str)][:20] if isinstance(found, list) else []
+
+
+def _die_label(die_id: str, kind: str, face: object) -> str:
+    """A die as named everywhere (suji.advice.Die.label): number die 2 (B) showing 4."""
+    from suji.advice import Die
+
+    group = "number" if die_id.startswith("n") else "operator"
+    return Die(group, int(die_id[1:]), kind, face).label(lang())  # type: ignore[arg-type]
 
 
 def _after_answer(game: Game, hand: Hand) -> None:
@@ -398,14 +451,15 @@ def _formula() -> str:
 def reroll(game_id: int) -> Response | tuple[str, int]:
     """Re-roll the chosen dice (1 point each)."""
     dice = request.form.getlist("die")[:20]
-    return _game_action(game_id, lambda hand: games.reroll(hand, dice, _rng()))
+    g.chosen_dice = set(dice)
+    return _game_action(game_id, lambda hand: _noted(hand, games.reroll(hand, dice, _rng())))
 
 
 @bp.post("/<int:game_id>/set")
 def set_face(game_id: int) -> Response | tuple[str, int]:
     """Set one die to a chosen face (5 points)."""
     die, face = request.form.get("die", "")[:10], request.form.get("face", "")[:10]
-    return _game_action(game_id, lambda hand: games.set_face(hand, die, face))
+    return _game_action(game_id, lambda hand: _noted(hand, games.set_face(hand, die, face)))
 
 
 @bp.post("/<int:game_id>/answer")
@@ -603,7 +657,7 @@ def daily() -> str:
     return render_template(
         "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll,
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
-        next_at=next_puzzle_at(day),
+        next_at=next_puzzle_at(day), changed=_changed_dice(),
         formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
     )  # fmt: skip
 
@@ -652,6 +706,7 @@ def _daily_action(action) -> Response:  # type: ignore[no-untyped-def]
     except (StaleDataError, IntegrityError):
         db.session.rollback()
         return _fail(STALE, page)
+    _announce_changes()
     return redirect(page, code=303)
 
 
@@ -659,14 +714,15 @@ def _daily_action(action) -> Response:  # type: ignore[no-untyped-def]
 def daily_reroll() -> Response:
     """Re-roll chosen dice of the daily puzzle: seeded, so the same choice gives everyone the same dice."""
     dice = request.form.getlist("die")[:20]
-    return _daily_action(lambda hand, day: games.daily_reroll(hand, day, dice))
+    g.chosen_dice = set(dice)
+    return _daily_action(lambda hand, day: _noted(hand, games.daily_reroll(hand, day, dice)))
 
 
 @bp.post("/daily/set")
 def daily_set() -> Response:
     """Set a die of the daily puzzle to a chosen face (5 points)."""
     die, face = request.form.get("die", "")[:10], request.form.get("face", "")[:10]
-    return _daily_action(lambda hand, day: games.set_face(hand, die, face))
+    return _daily_action(lambda hand, day: _noted(hand, games.set_face(hand, die, face)))
 
 
 @bp.post("/daily/answer")
