@@ -649,3 +649,43 @@ def test_advice_names_dice_the_way_the_page_does(app, client):
     for option in options:
         if option["kind"] != "answer":
             assert "die " in option["label"] and "showing" in option["label"], option["label"]
+
+
+def test_a_hand_that_cannot_make_a_target_says_so(app, client, monkeypatch):
+    from suji.games import Hand
+
+    game_id = start_solo(client)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        answer = game.rounds[0].answers[0]
+        # 1 1 1 1 1 with × × × ×11 cannot reach 8 8 8's targets.
+        answer.store(Hand((8, 8, 8), (1, 1, 1, 1, 1), ("×", "×", "×", "×11")))
+        db.session.commit()
+    html = page(client, f"/games/{game_id}")
+    assert 'id="no-target"' in html and "cannot make any of the targets" in html
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        game.rounds[0].answers[0].store(Hand((1, 2, 5), (1, 2, 5, 3, 3), ("+", "+", "×", "²")))
+        db.session.commit()
+    assert 'id="no-target"' not in page(client, f"/games/{game_id}")  # 125 is on the dice
+
+
+def test_play_again_keeps_the_players(app, client):
+    client.set_cookie("suji_lang", "en")
+    response = client.post("/games/party", data={"name": ["Aki", "Ben", "Chie"], "rounds": "1"})
+    game_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    for _ in range(3):
+        html = page(client, f"/games/{game_id}")
+        html = post(client, f"/games/{game_id}/giveup", fields(html, f"/games/{game_id}/giveup"))
+        if 'id="play-again"' in html:
+            break
+        post(client, f"/games/{game_id}/next", fields(html, f"/games/{game_id}/next"))
+    assert 'id="play-again"' in html and "same players" in html
+    form = re.search(r'<form method="post" action="/games/party">(.*?)</form>', html, re.S).group(1)
+    names = re.findall(r'name="name" value="([^"]*)"', form)
+    rounds = re.search(r'name="rounds" value="(\d+)"', form).group(1)
+    again = client.post("/games/party", data={"name": names, "rounds": rounds})
+    new_id = int(again.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        assert [s.name for s in db.session.get(Game, new_id).seats] == ["Aki", "Ben", "Chie"]
+        assert new_id != game_id

@@ -344,6 +344,7 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
         next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
         formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
         is_last=nxt is None, changed=_changed_dice(),
+        makeable=_makeable(hand) if hand.is_open else True,
     )  # fmt: skip
 
 
@@ -419,6 +420,17 @@ def _announce_changes() -> None:
 @bp.context_processor
 def _die_names() -> dict:
     return {"die_name": _die_label}
+
+
+def _makeable(hand: Hand) -> bool:
+    """Whether the hand's dice can make any of its targets (the odds table, else the solver, knows)."""
+    from suji.odds import best_by_target, table_or_none
+
+    best, _ = best_by_target(
+        hand.number_dice, hand.operator_dice, targets=hand.roll.targets,
+        table=table_or_none(current_app.config["ODDS_PATH"]),
+    )  # fmt: skip
+    return bool(best)
 
 
 def _changed_dice() -> list[str]:
