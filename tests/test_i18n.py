@@ -147,3 +147,17 @@ def test_japanese_says_furinaosu_one_way():
     catalog = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
     text = catalog.read_text(encoding="utf-8")
     assert "振り直" not in text and "ふり直" not in text and "ふりなお" in text
+
+
+def test_japanese_sentences_and_lists_use_japanese_punctuation():
+    """No ASCII space between Japanese sentences, no ASCII comma in a Japanese list."""
+    import re
+    from pathlib import Path
+
+    catalog = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
+    japanese = r"[\u3040-\u30ff\u4e00-\u9fff]"
+    for line in catalog.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("msgstr"):
+            continue
+        assert not re.search(r"[。！？] \S", line), line
+        assert not re.search(japanese + r", ?" + japanese, line), line
