@@ -80,6 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.lessons")
     _register(app, "suji.web.worksheets")
     _register(app, "suji.web.games")
+    _register(app, "suji.web.first")
 
     from suji.web import errors
 

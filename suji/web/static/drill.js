@@ -161,7 +161,10 @@
     var formula = input.value;
     var mine = ++sequence;
     if (!formula.trim()) { output.textContent = ""; output.className = ""; return; }
-    postJSON(root.dataset.valueUrl, { formula: formula, roll: root.dataset.roll }).then(function (data) {
+    // A drill page names its roll with a signed token; the first puzzle sends its (public, fixed) dice.
+    var body = root.dataset.dice ? Object.assign(JSON.parse(root.dataset.dice), { formula: formula })
+                                 : { formula: formula, roll: root.dataset.roll };
+    postJSON(root.dataset.valueUrl, body).then(function (data) {
       if (mine !== sequence) return; // a newer formula is on its way
       if (data.unfinished) {
         // Only the next die is missing: not a mistake, so no red.

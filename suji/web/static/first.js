@@ -1,0 +1,68 @@
+// The guided first puzzle: show one step of the guide at a time and move on as the formula grows.
+// The dice, the value so far and the score all come from the server (drill.js and /api/check).
+(function () {
+  "use strict";
+
+  var root = document.getElementById("drill");
+  var guide = document.getElementById("guide");
+  if (!root || !guide) return;
+  var input = document.getElementById("formula");
+  var output = document.getElementById("live-value");
+  var checkButton = document.getElementById("check");
+  var result = document.getElementById("first-result");
+  var csrfToken = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
+  var steps = Array.prototype.slice.call(guide.querySelectorAll("li[data-step]"));
+  var current = 0;
+
+  function show(n) {
+    current = Math.min(n, steps.length - 1);
+    // Only the step to do now: the dice stay near the top of a phone's screen.
+    steps.forEach(function (li, i) {
+      li.hidden = i !== current;
+      li.classList.toggle("current", i === current);
+      li.classList.toggle("done", i < current);
+    });
+  }
+
+  // The formula as the guide compares it: no spaces, full-width digits and signs as typed on a phone allowed.
+  function plain(text) {
+    return text.replace(/[\s\u3000]/g, "").replace(/[０-９]/g, function (c) {
+      return String("０１２３４５６７８９".indexOf(c));
+    }).replace(/＋/g, "+");
+  }
+
+  function follow() {
+    var formula = plain(input.value);
+    // Step i asks for the formula in its data-when; once the formula is there, the next step shows.
+    for (var i = steps.length - 1; i > 0; i--) {
+      if (steps[i].getAttribute("data-when") === formula) {
+        show(Math.max(current, i + 1));
+        return;
+      }
+    }
+  }
+
+  guide.querySelector("[data-next]").addEventListener("click", function () { show(1); });
+  // drill.js writes the value after every change, typed or tapped: follow the formula from there.
+  new MutationObserver(follow).observe(output, { childList: true, characterData: true, subtree: true });
+
+  checkButton.addEventListener("click", function () {
+    var body = Object.assign(JSON.parse(root.dataset.dice), { formula: input.value });
+    fetch(root.dataset.checkUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken },
+      body: JSON.stringify(body)
+    }).then(function (r) { return r.json(); }).then(function (data) {
+      if (data.valid && data.target !== null) {
+        result.textContent = "✓ " + data.scored_formula + " = " + data.target + " · " +
+          data.operator_points + " × " + data.number_dice_used + " = " + data.score;
+        show(steps.length - 1);
+      } else {
+        result.textContent = data.error ? data.error.message : "✗ " + (data.value || "");
+      }
+    });
+  });
+
+  show(0);
+})();
