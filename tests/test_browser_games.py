@@ -89,7 +89,9 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
         str(f) for f in after.number_dice
     ]
     # What changed is said in words and the two dice are ringed (once).
-    expect(page.get_by_text("かわったダイス")).to_contain_text(f"数字ダイス1（A）の{before.number_dice[0]} → いまは")
+    expect(page.get_by_text("かわったダイス")).to_contain_text(
+        f"数字ダイス1（A）の{before.number_dice[0]} → いまは"
+    )
     expect(page.locator("#drill button.die.changed")).to_have_count(2)
     shot(page, "games-solo-rerolled-360-ja")
 
