@@ -104,6 +104,7 @@ def test_not_formulas(faces):
     assert not is_formula(faces)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(formulas())
 def test_evaluate_matches_the_reference(faces):

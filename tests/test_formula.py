@@ -272,6 +272,7 @@ def test_any_spelling_with_spaces_parses_to_the_same_tokens(faces, data):
         assert parse(text).faces == faces
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(formulas())
 def test_sympy_value_matches_the_reference_and_exact(faces):

@@ -255,6 +255,7 @@ class LiveTable:
         return max(best.values()) if best else None
 
 
+@pytest.mark.slow
 def test_advice_from_lookups_is_the_advice_of_the_live_solver():
     roll = Roll.of(number_dice=[2, 1, 3, 1, 4], operator_dice=["+", "+", "−", "²"], target_dice=[4, 4, 6])
     live = advise(roll, rerolled=1)

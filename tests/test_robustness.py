@@ -257,6 +257,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_a_writer_killed_mid_write_leaves_a_sound_database(tmp_path):
     instance = tmp_path / "instance"
     env = {**os.environ, "SUJI_INSTANCE_PATH": str(instance)}
@@ -308,6 +309,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
 def test_stopping_the_server_stops_its_solver_processes(tmp_path, monkeypatch, how):
     from suji import loadtest

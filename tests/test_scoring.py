@@ -271,6 +271,7 @@ def test_stripping_keeps_the_value_and_never_raises_the_score(faces):
     assert formula_score(sub) <= formula_score(faces)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(formulas(max_len=9))
 def test_stripping_agrees_with_the_brute_force_reference(faces):

@@ -230,6 +230,7 @@ def test_solver_endpoints_refuse_bad_fields(client, path, body):
     assert response.status_code == 400 and response.get_json()["error"]["message"]
 
 
+@pytest.mark.slow
 def test_advise_waits_its_turn_and_answers(client):
     """A second live advice waits for the first instead of hearing "busy"; the roll's outcomes are then kept."""
     import threading
@@ -306,12 +307,16 @@ def test_check_page_shows_the_best_possible_score(client, monkeypatch):
     monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
     roll_token = open_drill(client, 3)
     response = client.post(
-        "/drill/3/check", data={"formula": "21²+4+1", "roll": roll_token}, headers={"Accept-Language": "ja"}
+        "/drill/3/check",
+        data={"formula": "21²+4+1", "roll": roll_token},
+        headers={"Accept-Language": "ja"},
+        follow_redirects=True,
     )
     html = response.get_data(as_text=True)
     assert "いちばん高い得点" in html and "最高得点: 35点" in html
 
 
+@pytest.mark.slow
 def test_one_client_asks_one_live_question_at_a_time(client, app):
     """While a client's live advice waits in the queue, its next question is refused (429): nobody fills it."""
     import threading

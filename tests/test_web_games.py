@@ -263,6 +263,7 @@ def test_a_finished_game_takes_no_more_moves(app, client):
         assert flashes(html) == ["This game is over."]
 
 
+@pytest.mark.slow
 def test_advice_on_request(app, client):
     game_id = start_solo(client)
     response = client.get(f"/games/{game_id}/advice")
@@ -274,6 +275,7 @@ def test_advice_on_request(app, client):
     assert scores == sorted(scores, reverse=True)
 
 
+@pytest.mark.slow
 def test_advice_while_the_solver_is_busy_waits_its_turn(app, client):
     """Without the odds table a second question waits in the queue and is answered: nobody hears "busy"."""
     import threading

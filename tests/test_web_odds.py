@@ -12,6 +12,9 @@ from suji.odds import space
 from suji.odds import table as odds_table
 from suji.web import solver_pool
 
+# Builds a table file (696 parts) and serves 30 requests at once: part of the full run, not the quick one.
+pytestmark = pytest.mark.slow
+
 ROLL_BODY = {
     "target_dice": [4, 4, 6],
     "number_dice": [2, 1, 4, 1, 3],

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from concurrent.futures.process import BrokenProcessPool
 
+import pytest
+
 from suji.advice import advise
 from suji.dice import random_roll
 from suji.web import solver_pool
 
 
+@pytest.mark.slow
 def test_the_pool_gives_the_same_advice_as_one_process(monkeypatch):
     monkeypatch.setenv("SUJI_SOLVER_PROCESSES", "2")
     monkeypatch.setattr(solver_pool, "_failed", False)
@@ -18,6 +21,7 @@ def test_the_pool_gives_the_same_advice_as_one_process(monkeypatch):
     assert [o.to_dict() for o in on_pool.options] == [o.to_dict() for o in here.options]
 
 
+@pytest.mark.slow
 def test_a_broken_pool_falls_back_to_the_request_thread(monkeypatch):
     monkeypatch.setenv("SUJI_SOLVER_PROCESSES", "2")
     monkeypatch.setattr(solver_pool, "_failed", False)

@@ -258,6 +258,7 @@ def roll_with(faces) -> Roll:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(formulas())
 def test_working_matches_every_evaluator(faces):
@@ -292,6 +293,7 @@ def test_working_matches_every_evaluator(faces):
     assert [s.phase for s in w.steps] == sorted((s.phase for s in w.steps), key=PHASES.index)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(formulas())
 def test_each_line_keeps_the_value(faces):
