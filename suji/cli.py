@@ -844,6 +844,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--endpoint", choices=("check", "advise"), default="check",
         help="check: POST /api/check; advise: POST /api/advise on seeded standard rolls",
     )  # fmt: skip
+    p.add_argument("--json", action="store_true", help="one JSON object with the figures and the baseline's")
     p.set_defaults(func=cmd_loadtest)
 
     p = sub.add_parser(

@@ -11,17 +11,15 @@ Pages (PAGE_COUNT): 1–3 the nets (three target dice, five number dice, four op
 5 the score sheet for 2–6 players. Every text a person reads is an `N_` msgid translated with suji.i18n.
 
 Fonts: Helvetica for Latin text and the faces, Symbol for − and √ in running text (not in Helvetica's
-encoding). Japanese comes from IPAGothic (Debian's fonts-ipafont-gothic, which CI installs), embedded as a
-subset when the file is on the machine: a cut-out sheet is printed by whatever printer and viewer a school has,
-and an embedded font prints the same everywhere, where the non-embedded CID font of suji.worksheet_pdf is
-drawn with whatever Japanese font each viewer substitutes. Without the file the module falls back to that
-same CID font (HeiseiKakuGo-W5), so the PDF is still made.
+encoding). Japanese comes from suji.pdf_fonts, shared with the worksheets: IPAGothic embedded as a subset when
+the file is on the machine (a cut-out sheet is printed by whatever printer and viewer a school has, and an
+embedded font prints the same everywhere), else the non-embedded CID font HeiseiKakuGo-W5, so the PDF is still
+made.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -31,10 +29,9 @@ from functools import cache
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from suji import pdf_fonts
 from suji.dice import (
     CONSTANT_FACES,
     DIVIDE,
@@ -52,6 +49,7 @@ from suji.dice import (
     target_numbers,
 )
 from suji.i18n import LANGUAGES, N_, translate
+from suji.pdf_fonts import CID_FONT, EMBEDDED_FONT, JAPANESE_FONT_FILES  # noqa: F401 - see # Fonts below
 from suji.scoring import OPERATOR_POINTS, REROLL_COST, SET_FACE_COST, apply_costs
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
@@ -68,14 +66,9 @@ NET_HEIGHT = 4 * EDGE + TAB
 MARGIN = 9 * mm
 FOOTER_Y = 5 * mm  # the footer sits in the bottom margin, as in suji.worksheet_pdf
 
-# Fonts (see the module docstring for the choice).
+# Fonts (see the module docstring for the choice). The Japanese font's names and files come from suji.pdf_fonts;
+# they are named here too so that a test can hide the file from this module (JAPANESE_FONT_FILES).
 LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
-CID_FONT = "HeiseiKakuGo-W5"
-EMBEDDED_FONT = "IPAGothic"
-JAPANESE_FONT_FILES = (
-    "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
-    "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",  # Debian's alternatives link, often to the same font
-)
 _SYMBOL_CHARS = frozenset("−√")
 
 INK = (0.1, 0.16, 0.22)
@@ -284,17 +277,8 @@ def net_faces(die: NetDie) -> tuple[str, ...]:
 
 @cache
 def japanese_font() -> str:
-    """Register and name the Japanese font: IPAGothic embedded when the file exists, else the CID font."""
-    for path in JAPANESE_FONT_FILES:
-        if os.path.isfile(path):
-            try:
-                pdfmetrics.registerFont(TTFont(EMBEDDED_FONT, path))
-            except (TTFError, OSError):
-                continue  # not a TrueType font ReportLab can embed (an OpenType/CFF file, say)
-            return EMBEDDED_FONT
-    if CID_FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont(CID_FONT))
-    return CID_FONT
+    """The Japanese font (suji.pdf_fonts), looked for in this module's JAPANESE_FONT_FILES."""
+    return pdf_fonts.japanese_font(JAPANESE_FONT_FILES)
 
 
 def _font_for(char: str, latin: str) -> str:

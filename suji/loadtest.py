@@ -7,6 +7,11 @@ The server runs in its own process (as in production), the clients are threads h
 connection and its own session and CSRF token, like a browser tab. Only loopback traffic; the run stops after
 a fixed number of requests or the time limit, whichever comes first. Prints requests/s and latency
 percentiles; exits 1 if any request failed.
+
+The check load also runs a bare baseline in the same run: a Flask app with one JSON endpoint and nothing else,
+on waitress with the same settings, driven the same way. Its requests/s is what the stack itself allows, and
+the ratio says how much of it suji's /api/check keeps (`--json` prints requests_per_s, baseline_requests_per_s,
+ratio, p50_ms, p99_ms and errors).
 """
 
 from __future__ import annotations
@@ -48,12 +53,55 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, threads: int) -> subprocess.Popen:
-    """`suji serve` on 127.0.0.1:port in a child process, returned once it accepts connections."""
+def baseline_app():  # noqa: ANN201 - a Flask app
+    """The bare baseline: a page with a CSRF-token meta and a cookie (as the clients expect), and a JSON POST."""
+    from flask import Flask, jsonify, make_response, request
+
+    app = Flask("suji-baseline")
+
+    @app.get("/")
+    def page():  # noqa: ANN202
+        response = make_response('<meta name="csrf-token" content="baseline">')
+        response.set_cookie("session", "baseline")
+        return response
+
+    @app.post("/api/check")
+    def check():  # noqa: ANN202
+        return jsonify({"valid": isinstance(request.get_json(silent=True), dict)})
+
+    return app
+
+
+def serve_baseline(port: int, threads: int) -> None:
+    """Serve the baseline app on waitress with the settings `suji serve` uses."""
+    from waitress import serve
+
+    serve(baseline_app(), host=HOST, port=port, threads=threads, ident="", channel_timeout=60)
+
+
+def start_server(port: int, threads: int, baseline: bool = False) -> subprocess.Popen:
+    """`suji serve` (or the bare baseline) on 127.0.0.1:port in a child process, once it accepts connections."""
     # A load test never starts building the odds table; it uses the table that is there, if any.
     env = dict(os.environ, SUJI_SECRET_KEY=secrets.token_hex(32), SUJI_ODDS_BUILD="0")
-    command = [sys.executable, "-m", "suji.cli", "serve", "--host", HOST, "--port", str(port)]
-    process = subprocess.Popen([*command, "--threads", str(threads)], env=env, stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "suji.cli",
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--threads",
+        str(threads),
+    ]
+    if baseline:
+        command = [
+            sys.executable,
+            "-c",
+            f"from suji.loadtest import serve_baseline; serve_baseline({port}, {threads})",
+        ]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -173,18 +221,33 @@ def load(port: int, requests: int, clients: int, time_limit: float, endpoint: st
     }
 
 
-def run(args: argparse.Namespace) -> int:
-    """Start the server, load it, print the figures, stop the server."""
+def measure(args: argparse.Namespace, endpoint: str, baseline: bool = False) -> dict:
+    """Start a server (suji, or the bare baseline), warm it up, load it, stop it; the figures."""
     port = free_port()
-    server = start_server(port, args.threads)
-    endpoint = getattr(args, "endpoint", "check")
+    server = start_server(port, args.threads, baseline)
     try:
         # Warm up imports and caches (advice: one request, so the rolls measured are not already solved).
         load(port, 1 if endpoint == "advise" else min(200, args.requests), 1, args.time_limit, endpoint)
-        figures = load(port, args.requests, args.clients, args.time_limit, endpoint)
+        return load(port, args.requests, args.clients, args.time_limit, endpoint)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server, load it, print the figures, stop the server (for /api/check: beside the baseline)."""
+    endpoint = getattr(args, "endpoint", "check")
+    figures = measure(args, endpoint)
+    base = measure(args, endpoint, baseline=True) if endpoint == "check" else None
+    ratio = round(figures["requests_per_second"] / base["requests_per_second"], 3) if base else None
+    if getattr(args, "json", False):
+        print(json.dumps({
+            "requests_per_s": figures["requests_per_second"],
+            "baseline_requests_per_s": base["requests_per_second"] if base else None,
+            "ratio": ratio, "p50_ms": figures["p50_ms"], "p99_ms": figures["p99_ms"],
+            "errors": figures["errors"] + (base["errors"] if base else 0),
+        }))  # fmt: skip
+        return 1 if figures["errors"] else 0
     print(
         f"POST {ENDPOINTS[endpoint]} on waitress ({args.threads} threads), {figures['clients']} keep-alive "
         f"clients: {figures['requests']} requests in {figures['seconds']} s, {figures['errors']} errors"
@@ -193,6 +256,11 @@ def run(args: argparse.Namespace) -> int:
         f"{figures['requests_per_second']} requests/s; latency p50 {figures['p50_ms']} ms, "
         f"p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms, slowest {figures['max_ms']} ms"
     )
+    if base:
+        print(
+            f"baseline (a bare Flask JSON endpoint, same waitress settings, same run): "
+            f"{base['requests_per_second']} requests/s; suji keeps {ratio:.0%} of it"
+        )
     return 1 if figures["errors"] else 0
 
 

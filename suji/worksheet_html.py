@@ -1,7 +1,8 @@
 """The print-ready HTML of a worksheet (templates/worksheets/print.html), for the web app and `suji worksheet`.
 
 Rendered with plain Jinja and the gettext catalogs (no Flask), so the command line writes the very page the
-web app serves. On the web the stylesheet and script are linked (the site's CSP forbids inline ones); a file
+web app serves. Each version is laid out page by page as `Version.pages()` shares it out, like the PDF: every
+page a sheet of paper of its own that names the version, its problem boxes sharing the page's height (CSS). On the web the stylesheet and script are linked (the site's CSP forbids inline ones); a file
 written by the command line carries its stylesheet inside, so it prints on its own.
 """
 

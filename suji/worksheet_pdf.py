@@ -1,9 +1,16 @@
 """The PDF of a worksheet, drawn with ReportLab: one or more pages per version, then the answer key.
 
-Fonts are ReportLab's built-in ones, nothing to download: Helvetica for Latin text, Symbol for − and √ (not in
-Helvetica's encoding), and the Japanese CID font HeiseiKakuGo-W5 for everything else. The CID font is not
-embedded; PDF viewers use their own Japanese font, as they do for any Japanese PDF made this way. The settings
-refuse text these fonts cannot draw (suji.worksheets.pdf_can_print); should any still come, it prints as "?".
+Fonts: Helvetica for Latin text, Symbol for − and √ (not in Helvetica's encoding), and for everything else the
+Japanese font of suji.pdf_fonts: IPAGothic embedded as a subset, so the sheet prints the same on every viewer and
+printer, or, when its file is missing, the CID font HeiseiKakuGo-W5 that viewers draw with a font of their own.
+The settings refuse text these fonts cannot draw (suji.worksheets.pdf_can_print); should any still come, it
+prints as "?".
+
+Pages: each version is laid out as `Version.pages()` shares it out (at most MAX_PER_PAGE problems a page, filled
+evenly), and the problem boxes of a page share its height, from MIN_BOX up to MAX_BOX. A box has the dice in a
+row across its top (target dice, number dice, operator dice and the box for the score), the target numbers
+under the target dice, and the line for the formula under the other dice; whatever height is left over is room
+for working. On a crowded page (boxes under FULL_DICE_BOX) the dice are a little smaller.
 
 A title too long for one line is set smaller, down to a floor, then wrapped; the header grows to fit it.
 """
@@ -18,12 +25,11 @@ from dataclasses import dataclass
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
 
-from suji.worksheets import SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
+from suji.pdf_fonts import CID_FONT, japanese_font
+from suji.worksheets import MAX_PER_PAGE, SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
 
-JAPANESE_FONT = "HeiseiKakuGo-W5"
 LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
 _SYMBOL_CHARS = frozenset("−√")  # not in Helvetica's WinAnsi encoding; the Symbol font has both
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
@@ -31,11 +37,18 @@ PAPER_SIZES = {"a4": A4, "letter": LETTER}
 MARGIN = 14 * mm
 FOOTER = 8 * mm
 DIE = 9 * mm
-DIE_GAP = 1.8 * mm
-GROUP_GAP = 7 * mm
+SMALL_DIE = 8 * mm  # the dice of a crowded page (boxes lower than FULL_DICE_BOX)
+DIE_GAP = 0.2  # between two dice of a group, in dice
+TARGET_COLUMN = 38 * mm  # the target dice and the numbers they make (six at 8.5 pt take 35 mm)
+GROUP_GAP = 6 * mm
+SCORE_BOX = 18 * mm
+TARGET_BLANK = 18 * mm  # where the pupil writes the target made
 BOX_GAP = 3.5 * mm
-MIN_BOX = 37 * mm  # dice, the target numbers and one line to write on
+CROWDED_GAP = 2.5 * mm  # between the boxes of a page of more than six
+MIN_BOX = 21 * mm  # a row of small dice, two lines of target numbers beside a line to write on
+FULL_DICE_BOX = 26 * mm
 MAX_BOX = 50 * mm  # spare space on a page goes to the writing area, up to this
+WORKING_LINE = 12 * mm  # room above the writing line from which a dotted line for working is drawn
 KEY_ROW = 7 * mm
 STEP_LINE = 4 * mm  # a line of a key formula's working (the "steps" option)
 TITLE_SIZE, TITLE_MIN_SIZE = 16, 12  # the sheet's title: shrunk to the floor before it wraps
@@ -46,18 +59,13 @@ GREY = (0.42, 0.45, 0.5)
 LIGHT = (0.93, 0.94, 0.96)
 
 
-def _register_fonts() -> None:
-    if JAPANESE_FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont(JAPANESE_FONT))
-
-
 def _font_for(char: str, latin: str) -> str:
     if char in _SYMBOL_CHARS:
         return SYMBOL_FONT
     try:
         char.encode("cp1252")
     except UnicodeEncodeError:
-        return JAPANESE_FONT
+        return japanese_font()
     return latin
 
 
@@ -67,15 +75,15 @@ def _is_narrow(char: str) -> bool:
 
 
 def _runs(text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
-    """Split `text` into (font, chunk) runs: each character in a built-in font that has it."""
+    """Split `text` into (font, chunk) runs: each character in a font that has it."""
     latin = LATIN_BOLD if bold else LATIN_FONT
     chunk, font = "", None
     for char in text:
         if not pdf_can_print(char):
             char = "?"  # an empty box of the wrong width would overlap its neighbours
         f = _font_for(char, latin)
-        # Narrow characters of the Japanese font each get a run of their own: see _advance.
-        if chunk and (f != font or (f == JAPANESE_FONT and (_is_narrow(char) or _is_narrow(chunk[-1])))):
+        # Narrow characters of the CID font each get a run of their own: see _advance.
+        if chunk and (f != font or (f == CID_FONT and (_is_narrow(char) or _is_narrow(chunk[-1])))):
             yield font, chunk  # type: ignore[misc]
             chunk = ""
         font = f
@@ -85,9 +93,10 @@ def _runs(text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
 
 
 def _advance(font: str, chunk: str, size: float, bold: bool) -> float:
-    """How far a run moves the pen. ReportLab gives every Japanese-font character a full em; a narrow one
-    (ū) is placed as wide as its base letter in Helvetica instead, so "Sūji" does not gape."""
-    if font == JAPANESE_FONT and len(chunk) == 1 and _is_narrow(chunk):
+    """How far a run moves the pen. The embedded font has its own widths; ReportLab gives every character of
+    the CID font a full em, so a narrow one (ū) is placed as wide as its base letter in Helvetica instead, so
+    that "Sūji" does not gape."""
+    if font == CID_FONT and len(chunk) == 1 and _is_narrow(chunk):
         base = unicodedata.normalize("NFKD", chunk)[0]
         latin = LATIN_BOLD if bold else LATIN_FONT
         if _font_for(base, latin) == latin:
@@ -111,8 +120,8 @@ def draw_text(
     elif align == "right":
         x -= width
     for font, chunk in _runs(text, bold):
-        if bold and font == JAPANESE_FONT:
-            # The built-in Japanese font has one weight: fill and stroke the glyphs for a bold look.
+        if bold and font == japanese_font():
+            # Both Japanese fonts have one weight: fill and stroke the glyphs for a bold look.
             obj = c.beginText(x, y)
             obj.setFont(font, size)
             obj.setTextRenderMode(2)
@@ -227,8 +236,13 @@ def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float
     c.restoreState()
 
 
-def _group_width(n: int) -> float:
-    return n * DIE + (n - 1) * DIE_GAP
+def _group_width(n: int, die: float) -> float:
+    return n * die + (n - 1) * die * DIE_GAP
+
+
+def _gap(problems: int) -> float:
+    """The space between the problem boxes of a page of `problems`."""
+    return BOX_GAP if problems <= 6 else CROWDED_GAP
 
 
 @dataclass
@@ -245,7 +259,7 @@ class _Writer:
     """Draws one worksheet page by page, keeping the page count for the footers."""
 
     def __init__(self, worksheet: Worksheet) -> None:
-        _register_fonts()
+        japanese_font()
         self.ws = worksheet
         self.settings = worksheet.settings
         self.t = sheet_texts(self.settings.lang)
@@ -325,9 +339,11 @@ class _Writer:
         c.setFillColorRGB(*INK)
 
     def _problem(self, problem: SheetProblem, top: float, height: float) -> None:
-        """One problem box: number, the three groups of dice with their names, lines to write on."""
+        """One problem box: number, the dice and the score box in a row, the target numbers under the target
+        dice, the line for the formula and the target under the other dice, room for working above it."""
         c, t, lay = self.c, self.t, self.layout
         x0, y0 = MARGIN, top - height
+        right = x0 + lay.inner_width - 4 * mm
         c.setLineWidth(0.9)
         c.setStrokeColorRGB(*INK)
         c.roundRect(x0, y0, lay.inner_width, height, 3 * mm)
@@ -338,73 +354,72 @@ class _Writer:
             # The problem's own level under its number, in the strip left of the dice.
             level = t["level_of"].format(level=problem.level)
             draw_text(c, x0 + 6.5 * mm, top - 14.5 * mm, level, 7.5, bold=True, align="center")
-        x = x0 + 14 * mm
-        label_y = top - 4.5 * mm
-        dice_y = label_y - 1.5 * mm - DIE
+        die = DIE if height >= FULL_DICE_BOX else SMALL_DIE
+        label_y = top - 3.8 * mm
+        dice_y = label_y - 1.2 * mm - die  # the dice's lower edge
         roll = problem.roll
         groups = (
             (t["target_dice"], roll.target_dice, "target"),
             (t["number_dice"], roll.number_dice, "number"),
             (t["operator_dice"], roll.operator_dice, "operator"),
         )
+        x = x0 + 14 * mm
+        write_x = x + TARGET_COLUMN  # the formula is made with the number dice: its line starts under them
         for name, faces, kind in groups:
             c.setFillColorRGB(*GREY)
             draw_text(c, x, label_y, name, 7.5)
             c.setFillColorRGB(*INK)
             for i, face in enumerate(faces):
-                draw_die(c, x + i * (DIE + DIE_GAP), dice_y, face, kind)
+                draw_die(c, x + i * die * (1 + DIE_GAP), dice_y, face, kind, die)
             if kind == "target" and self.settings.targets == "list":
                 # Six numbers a line (a 6 among the target dice makes up to twelve): two lines at most.
                 c.setFillColorRGB(*GREY)
                 numbers = [str(n) for n in roll.targets]
                 for row in range(0, len(numbers), 6):
-                    draw_text(
-                        c, x, dice_y - 4 * mm - row // 6 * 3.6 * mm, " ".join(numbers[row : row + 6]), 8.5
-                    )
+                    baseline = dice_y - 3.4 * mm - row // 6 * 3.2 * mm
+                    draw_text(c, x, baseline, " ".join(numbers[row : row + 6]), 8.5)
                 c.setFillColorRGB(*INK)
-            x += _group_width(len(faces)) + GROUP_GAP
-        # The writing line: formula, = target, score. Spare height goes above it, as room for working.
-        line_y = y0 + 6 * mm
+            x += TARGET_COLUMN if kind == "target" else _group_width(len(faces), die) + GROUP_GAP
+        # The score: a box at the end of the row of dice, named like them.
+        c.setFillColorRGB(*GREY)
+        draw_text(c, right - SCORE_BOX, label_y, t["score"], 7.5)
+        c.setFillColorRGB(*INK)
         c.setLineWidth(0.6)
-        right = x0 + lay.inner_width - 4 * mm
-        score_w = 22 * mm
-        target_w = 24 * mm
-        fx = x0 + 4 * mm
-        fx += draw_text(c, fx, line_y + 1 * mm, t["formula"], 10) + 2 * mm
-        formula_end = right - score_w - target_w - text_width(t["score"], 10) - 10 * mm
+        c.rect(right - SCORE_BOX, dice_y, SCORE_BOX, die)
+        # The writing line: formula = target. Spare height goes above it, as room for working.
+        line_y = y0 + 3.2 * mm
+        formula_end = right - TARGET_BLANK - 7 * mm
+        fx = write_x + draw_text(c, write_x, line_y + 1 * mm, t["formula"], 9) + 2 * mm
         c.line(fx, line_y, formula_end, line_y)
-        draw_text(c, formula_end + 1.5 * mm, line_y + 1 * mm, "=", 12)
-        c.line(formula_end + 6 * mm, line_y, formula_end + 6 * mm + target_w - 6 * mm, line_y)
-        sx = right - score_w
-        draw_text(c, sx - 2 * mm, line_y + 1 * mm, t["score"], 10, align="right")
-        c.rect(sx, line_y - 1.5 * mm, score_w, 8 * mm)
-        if height > MIN_BOX + 6 * mm:
-            # A dotted line for working, when the page leaves room.
+        draw_text(c, formula_end + 3.5 * mm, line_y + 1 * mm, "=", 12, align="center")
+        c.line(right - TARGET_BLANK, line_y, right, line_y)
+        room = dice_y - (line_y + 1 * mm)
+        if room >= WORKING_LINE:
+            # A dotted line for working, half way up the room.
             c.setDash(1, 2)
             c.setStrokeColorRGB(*GREY)
-            work_y = (dice_y - 6 * mm + line_y + 6 * mm) / 2
-            c.line(x0 + 4 * mm, work_y, right, work_y)
+            work_y = line_y + 1 * mm + room / 2
+            c.line(write_x, work_y, right, work_y)
             c.setDash()
             c.setStrokeColorRGB(*INK)
 
-    def _pages_of(self, version: Version) -> tuple[list[list[SheetProblem]], float]:
-        """Split a version's problems into pages, and the box height that fills them evenly."""
+    def _pages_of(self, version: Version) -> list[tuple[list[SheetProblem], float]]:
+        """A version's pages, each with the box height that fills it.
+
+        Pages hold at most MAX_PER_PAGE problems, shared out evenly (`Version.pages`); should a header grow so
+        tall that a page's boxes would be lower than MIN_BOX (a long title on Letter paper), fewer go a page.
+        """
         bottom = MARGIN + FOOTER
-        first_top = self._measure_header(first=True)
-        other_top = self._measure_header(first=False)
-        per_first = max(1, int((first_top - bottom + BOX_GAP) // (MIN_BOX + BOX_GAP)))
-        per_other = max(1, int((other_top - bottom + BOX_GAP) // (MIN_BOX + BOX_GAP)))
-        problems = list(version.problems)
-        pages = [problems[:per_first]]
-        rest = problems[per_first:]
-        while rest:
-            pages.append(rest[:per_other])
-            rest = rest[per_other:]
-        # One box height for the whole version, the largest that fits every page.
-        fits = [(first_top - bottom + BOX_GAP) / per_first - BOX_GAP]
-        if len(pages) > 1:
-            fits.append((other_top - bottom + BOX_GAP) / per_other - BOX_GAP)
-        return pages, min(MAX_BOX, *fits)
+        room = (self._measure_header(first=True) - bottom, self._measure_header(first=False) - bottom)
+        for per_page in range(MAX_PER_PAGE, 0, -1):
+            pages = version.pages(per_page)
+            heights = [
+                min(MAX_BOX, (room[0 if i == 0 else 1] - (len(page) - 1) * _gap(len(page))) / len(page))
+                for i, page in enumerate(pages)
+            ]
+            if min(heights, default=MAX_BOX) >= MIN_BOX or per_page == 1:
+                return [(list(page), height) for page, height in zip(pages, heights, strict=True)]
+        raise AssertionError("unreachable: one problem a page always fits")
 
     def _measure_header(self, first: bool) -> float:
         # The header's height does not depend on the version; draw it on a scratch canvas to measure.
@@ -417,12 +432,12 @@ class _Writer:
 
     def sheets(self) -> None:
         for version in self.ws.versions:
-            pages, box = self._pages_of(version)
-            for number, page in enumerate(pages, start=1):
+            pages = self._pages_of(version)
+            for number, (page, box) in enumerate(pages, start=1):
                 top = self._header(version, first=number == 1)
                 for problem in page:
                     self._problem(problem, top, box)
-                    top -= box + BOX_GAP
+                    top -= box + _gap(len(page))
                 self._footer(version, number, len(pages))
                 self.c.showPage()
 

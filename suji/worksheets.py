@@ -6,8 +6,12 @@ neighbouring desks) have different dice. On a mixed sheet the same stream also p
 whose best score is 0 (a bare number is a target) are skipped. This module builds the data and the texts; the
 HTML (suji.worksheet_html) and the PDF (suji.worksheet_pdf) only draw it. No Flask here.
 
-Free text that reaches the PDF (the title, the seed) may only hold characters its built-in fonts can draw
-(`pdf_can_print`): anything else would print as an empty box, so the settings refuse it with a message naming it.
+Free text that reaches the PDF (the title, the seed) may only hold characters its fonts can draw (`pdf_can_print`):
+anything else would print as an empty box, so the settings refuse it with a message naming it.
+
+On paper a version takes the fewest pages of at most MAX_PER_PAGE problems, filled evenly (`page_sizes`: 8 on one
+page, 10 as 5 + 5, 12 as 6 + 6); the PDF and the print view both lay out `Version.pages()` and let the problem
+boxes grow to fill each page.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ TARGET_MODES = ("list", "dice")  # print the six target numbers, or only the tar
 YES_NO = ("yes", "no")
 VERSION_LABELS = "ABCDEF"  # one letter per version, printed on the sheet and in the key
 MIXED = "mixed"  # the level setting of a sheet whose problems each get a level 1, 2 or 3 from the seed
+# Problems on one page: 8 still leave each one room for the dice, the target numbers and a line to write on (the
+# PDF shrinks the dice a little for 7 or 8 a page), and a sheet of up to 8 is one sheet of paper per version.
+MAX_PER_PAGE = 8
 Level = int | str  # 1, 2, 3 or MIXED
 
 LEVEL_NAMES = {
@@ -149,10 +156,13 @@ def new_seed() -> str:
     return f"{secrets.randbelow(900000) + 100000}"
 
 
-# Characters the PDF's Japanese font (HeiseiKakuGo-W5, Adobe-Japan1 through the UniJIS-UCS2-H CMap) has beyond
-# Windows Japanese (cp932): the long vowels of romanised Japanese ("Sūji") and a few symbols teachers like.
-# tests/test_worksheets.py checks each against the CMap when poppler-data is installed.
-_JAPANESE_FONT_EXTRAS = frozenset("ĀāĒēĪīŌōŪūǍǎǏǐǑǒǓǔ‼⁉↔↕⇦⇧⇨⇩▶▷◀◁☀☁☂☃☎♠♡♢♣♤♥♦♧♨♩♬✂❶❷❸❹❺❻❼❽❾⅓⅔")
+# The PDF's Japanese font is IPAGothic, embedded (suji.pdf_fonts), or without its file the CID font
+# HeiseiKakuGo-W5 (Adobe-Japan1 through the UniJIS-UCS2-H CMap): what a teacher types must print with either.
+# Both have Windows Japanese (cp932) but for a few characters IPAGothic lacks, and these beyond it: the long
+# vowels of romanised Japanese ("Sūji") and a few symbols teachers like. tests/test_worksheets.py checks them
+# against the CMap when poppler-data is installed and against ipag.ttf when fonts-ipafont-gothic is.
+_JAPANESE_FONT_EXTRAS = frozenset("ĀāĒēĪīŌōŪūǍǎǐǑǒǔ‼⁉↔⇦⇧⇨⇩▶▷◀◁☀☁☂☃☎♠♡♢♣♤♥♦♧♨♩♬❶❷❸❹❺❻❼❽❾⅓⅔")
+_NOT_IN_IPAGOTHIC = frozenset("∑")  # in cp932 and the CMap, not in ipag.ttf (IPAfont 00303)
 _SYMBOL_FONT_CHARS = frozenset("−√")  # drawn with the Symbol font: Helvetica's encoding lacks them
 
 
@@ -166,11 +176,12 @@ def _encodes(char: str, codec: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def pdf_can_print(char: str) -> bool:
-    """Whether the PDF's built-in fonts can draw `char`: Helvetica (cp1252), Symbol (− √), or the Japanese font.
+    """Whether the PDF's fonts can draw `char`: Helvetica (cp1252), Symbol (− √), or the Japanese font.
 
-    The Japanese font is not embedded: viewers draw it with their own Adobe-Japan1 font, reached through a
-    2-byte CMap, so only Basic Multilingual Plane characters that the CMap maps will print. cp932 (every
-    character of Japanese Windows) is a safe subset of it; emoji, hangul or simplified Chinese are not in it.
+    The Japanese font is IPAGothic or, where its file is missing, the CID font that viewers draw with their own
+    Adobe-Japan1 font through a 2-byte CMap. cp932 (every character of Japanese Windows) is, but for ∑, in both;
+    emoji, hangul or simplified Chinese are in neither. The answer does not depend on the machine: a URL that
+    makes a sheet on one server makes it on every other.
     """
     if len(char) != 1 or unicodedata.category(char).startswith("C"):
         return False
@@ -178,7 +189,7 @@ def pdf_can_print(char: str) -> bool:
         _encodes(char, "cp1252")
         or char in _SYMBOL_FONT_CHARS
         or char in _JAPANESE_FONT_EXTRAS
-        or _encodes(char, "cp932")
+        or (_encodes(char, "cp932") and char not in _NOT_IN_IPAGOTHIC)
     )
 
 
@@ -317,6 +328,16 @@ class SheetProblem:
         }
 
 
+def page_sizes(count: int, per_page: int = MAX_PER_PAGE) -> list[int]:
+    """How many problems each page of a version holds: the fewest pages of at most `per_page` problems, shared
+    out evenly, the larger pages first (8 → 8, 9 → 5 + 4, 12 → 6 + 6), so that no page is left half empty."""
+    if count <= 0:
+        return []
+    pages = -(-count // max(1, per_page))
+    size, larger = divmod(count, pages)
+    return [size + 1] * larger + [size] * (pages - larger)
+
+
 @dataclass(frozen=True)
 class Version:
     """One version of the sheet (A, B, …) with its own dice."""
@@ -324,6 +345,15 @@ class Version:
     label: str
     seed: str
     problems: tuple[SheetProblem, ...]
+
+    def pages(self, per_page: int = MAX_PER_PAGE) -> tuple[tuple[SheetProblem, ...], ...]:
+        """The problems page by page, as `page_sizes` shares them out."""
+        pages: list[tuple[SheetProblem, ...]] = []
+        start = 0
+        for size in page_sizes(len(self.problems), per_page):
+            pages.append(self.problems[start : start + size])
+            start += size
+        return tuple(pages)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ def test_make_a_sheet_from_the_form_and_print_it(server, browser):
     page.goto(f"{server}/worksheets/")
     shot(page, "worksheets-settings-1280-ja")
     page.fill("#ws-count", "5")
-    page.select_option("#ws-level", "3")
+    page.check("input[name=level][value='3']")
     page.fill("#ws-versions", "2")
     page.fill("#ws-title", "4年2組 すうじであそぼ")
     page.check("input[name=paper][value=a4]")
@@ -141,4 +141,117 @@ def test_mixed_sheet_with_a_long_title_in_the_print_view(server, browser):
     (SHOTS / "worksheets-print-mixed-ja.pdf").write_bytes(page.pdf(prefer_css_page_size=True))
     texts = ["".join(p.extract_text().split()) for p in pdf.pages]
     assert len(texts) == 3 and "レベルミックス" in texts[0] and "レベル" in texts[2]
+    assert errors == []
+
+
+def _seed(url: str) -> str:
+    return parse_qs(urlsplit(url).query)["seed"][0]
+
+
+def test_make_again_gives_new_dice_unless_the_teacher_typed_a_seed(server, browser):
+    expect = sync_api.expect
+    page, errors = new_page(browser, 1280, "en-US")
+    page.goto(f"{server}/worksheets/")
+    page.fill("#ws-count", "4")
+    make = page.locator(".ws-form button[type=submit]")
+    make.click()
+    expect(page.locator("#ws-ready-title")).to_be_visible()
+    first, bookmark = _seed(page.url), page.url
+    # The sheet's seed is shown beside its links, not put into the seed box.
+    expect(page.locator("#ws-made-seed")).to_have_text(first)
+    expect(page.locator("#ws-seed")).to_have_value("")
+    assert f"seed={first}" in (page.get_by_role("link", name="Download the PDF").get_attribute("href") or "")
+    shot(page, "worksheets-made-1280-en")
+    make.click()  # Make again, the seed box untouched: new dice
+    expect(page.locator("#ws-made-seed")).not_to_have_text(first)
+    second = _seed(page.url)
+    assert second != first
+    # The bookmark still gives the first sheet.
+    page.goto(bookmark)
+    expect(page.locator("#ws-made-seed")).to_have_text(first)
+    # From the print view, "Change the settings" and Make: new dice again.
+    page.get_by_role("link", name="Open the print view").click()
+    page.get_by_role("link", name="Change the settings").click()
+    expect(page.locator("#ws-seed")).to_have_value("")
+    make.click()
+    expect(page.locator("#ws-made-seed")).not_to_have_text(first)
+    # "Keep this seed for the next sheet" puts the seed into the box: Make then keeps the dice.
+    kept = _seed(page.url)
+    page.locator(".ws-keep-seed").click()
+    expect(page.locator("#ws-seed")).to_have_value(kept)
+    page.fill("#ws-title", "Friday")
+    make.click()
+    expect(page.locator("#ws-made-seed")).to_have_text(kept)
+    # A seed the teacher typed stays in the box, and Make again keeps it.
+    page.fill("#ws-seed", "class 4-2")
+    make.click()
+    expect(page.locator("#ws-made-seed")).to_have_text("class 4-2")
+    expect(page.locator("#ws-seed")).to_have_value("class 4-2")
+    make.click()
+    expect(page.locator("#ws-made-seed")).to_have_text("class 4-2")
+    assert _seed(page.url) == "class 4-2"
+    assert errors == []
+
+
+# Problems on each page of a version (suji.worksheets.page_sizes): no page is left half empty.
+PAGES_PER_VERSION = {5: [5], 6: [6], 8: [8], 10: [5, 5], 12: [6, 6]}
+# The width of the paper inside its margins, in CSS pixels: laid out at this width, the page on screen in print
+# media is the page on paper.
+CONTENT_WIDTH = {"a4": round(182 / 25.4 * 96), "letter": round(187.9 / 25.4 * 96)}
+
+
+@pytest.mark.parametrize(("paper", "level"), [("a4", "1"), ("letter", "mixed")])
+def test_print_view_fills_whole_pages_and_names_the_version_on_each(server, browser, paper, level):
+    page, errors = new_page(browser, CONTENT_WIDTH[paper], "ja-JP")
+    for count, sizes in PAGES_PER_VERSION.items():
+        page.goto(
+            f"{server}/worksheets/print?count={count}&level={level}&seed=pages{count}&lang=ja&paper={paper}"
+            "&versions=2&key=no"
+        )
+        page.emulate_media(media="print")
+        pdf = pypdf.PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
+        texts = ["".join(p.extract_text().split()) for p in pdf.pages]
+        assert len(texts) == 2 * len(sizes), (count, [t[:40] for t in texts])
+        for i, text in enumerate(texts):
+            version, number = divmod(i, len(sizes))
+            assert f"{'AB'[version]}版" in text, (count, i)  # every page, continuation pages too
+            if len(sizes) > 1:
+                assert f"{number + 1}/{len(sizes)}ページ" in text, (count, i)
+        # On each page the boxes reach the bottom (or their greatest height), and nothing runs over it.
+        for sheet in page.locator(".ws-page").all():
+            problems = sheet.locator(".ws-problem")
+            assert problems.count() in sizes
+            fit = sheet.evaluate(
+                """s => { const page = s.getBoundingClientRect();
+                          const boxes = [...s.querySelectorAll('.ws-problem')].map(p => p.getBoundingClientRect());
+                          return {over: s.scrollHeight - s.clientHeight, gap: page.bottom - boxes.at(-1).bottom,
+                                  tallest: Math.max(...boxes.map(b => b.height))}; }"""
+            )
+            assert fit["over"] <= 0, (count, fit)
+            assert fit["gap"] < 2 or fit["tallest"] >= 50 / 25.4 * 96 - 1, (count, fit)
+        if count in (8, 12):
+            name = f"worksheets-print-{count}-{paper}-ja"
+            (SHOTS / f"{name}.pdf").write_bytes(page.pdf(prefer_css_page_size=True))
+            page.emulate_media(media="screen")
+            shot(page, f"{name}-screen")
+    assert errors == []
+
+
+def test_the_level_choices_show_their_whole_text_on_a_phone(server, browser):
+    page, errors = new_page(browser, 360, "ja-JP")
+    page.goto(f"{server}/worksheets/")
+    labels = page.locator("input[name=level]").locator("xpath=..")
+    assert labels.count() == 4
+    for i in range(4):
+        label = labels.nth(i)
+        box = label.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert label.evaluate("l => l.scrollWidth <= l.clientWidth && l.scrollHeight <= l.clientHeight")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("input[name=level][value=mixed]").check()
+    page.fill("#ws-count", "2")
+    page.locator(".ws-form button[type=submit]").click()
+    assert parse_qs(urlsplit(page.url).query)["level"] == ["mixed"]
+    sync_api.expect(page.locator("input[name=level][value=mixed]")).to_be_checked()
+    shot(page, "worksheets-settings-360-ja")
     assert errors == []

@@ -161,3 +161,20 @@ def test_japanese_sentences_and_lists_use_japanese_punctuation():
             continue
         assert not re.search(r"[。！？] \S", line), line
         assert not re.search(japanese + r", ?" + japanese, line), line
+
+
+def test_no_lone_percent_sign_in_a_template_translation():
+    """Jinja's _() formats every message with %: a lone % in a translation (「%」) breaks the page."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
+    with open(root, "rb") as f:
+        catalog = read_po(f)
+    for message in catalog:
+        if not message.id or not isinstance(message.id, str) or "{" in message.id:
+            continue  # library messages use {placeholders} and never go through %
+        text = message.string if isinstance(message.string, str) else ""
+        if "%%" in message.id or "%(" in message.id or "%" not in message.id:
+            assert not re.search(r"%(?![%(])", text.replace("%%", "")), (message.id, text)

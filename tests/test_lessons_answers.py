@@ -126,3 +126,11 @@ def test_generic_hint_says_what_form_the_answer_takes(answer, accept, words):
     assert words in step.hint_text("en")
     assert step.hint_text("ja") != step.hint_text("en")
     assert Step("t", "q", answer, "e", hint="Hint: count.").hint_text("en") == "Hint: count."
+
+
+@pytest.mark.parametrize("text", ["12%", "３／２５", "0.12", " 12 % ", "25分の3"])
+def test_a_wrong_answer_is_echoed_as_typed_not_as_read(text):
+    """ "you wrote 3/25" after "12%" makes the student doubt what they typed: echo their own text."""
+    check = check_answer(STEP, text, "en")
+    assert check.result == WRONG
+    assert f"you wrote {text.strip()}." in check.message and "3/25" not in check.message.replace(text, "")

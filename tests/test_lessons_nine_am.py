@@ -118,3 +118,88 @@ def test_log_messages_take_the_singular_for_one_point(n, word):
         text = render(event.message, {**event.params, "n": n}, "en")
         assert re.search(rf"\b{n} {word}\b", text), text
         assert "点" in render(event.message, {**event.params, "n": n}, "ja")
+
+
+# ---- the bathroom break is announced before the status roll (seed: "When the player returns next turn, he rolls
+# for status") ----------------------------------------------------------------------------------------------------
+
+
+def test_bots_announce_breaks_before_anyone_rolls(monkeypatch):
+    """A bot leaves only when it already knows it would sleep: called last turn, its kept die shows 1–3."""
+    seen = []
+    take_break = nine_am.NineAmGame._take_break
+
+    def spy(game, i):
+        seen.append((game.stage, game.last_called == i, game.statuses[i]))
+        take_break(game, i)
+
+    monkeypatch.setattr(nine_am.NineAmGame, "_take_break", spy)
+    for seed in range(60):
+        nine_am.NineAmGame(seed, strategies=("smart", "good", "bad"))
+    assert seen
+    for stage, called_last_turn, status in seen:
+        assert stage == nine_am.START and called_last_turn and status <= 3
+
+
+def _at_break_decision(seed, called_last_turn):
+    """A human game stopped at the break question, in a turn where the student was (or was not) called before."""
+    rng = random.Random(seed)
+    game = nine_am.replay(seed, [])
+    while (decision := game.decision()) is not None:
+        if game.stage == nine_am.BREAK and game.turn > 1 and (game.last_called == 0) == called_last_turn:
+            return game
+        game.play(rng.choice([o.key for o in decision.options if o.key != nine_am.BREAK]))
+    return None
+
+
+def test_the_student_chooses_a_break_before_the_roll_and_rolls_on_coming_back():
+    game = next(g for s in range(200) if (g := _at_break_decision(s, called_last_turn=False)) is not None)
+    decision = game.decision()
+    assert "before the dice are rolled" in decision.prompt and "{status}" not in decision.prompt
+    assert all(game.rolls_this_turn(i) for i in range(6) if i not in game.on_break)
+    # P(called while asleep) = P(called) × 1/2: the roll is still to come.
+    stay = next(o for o in decision.options if o.key == nine_am.STAY)
+    assert stay.params["q"] == nine_am.fraction_text(nine_am.p_called(6, len(game.on_break)) / 2)
+    break_time, turn, before = game.clock(), game.turn, len(game.log)
+    game.play(nine_am.BREAK)
+    # Out of the room for that turn: no roll; back next turn, the student rolls for status first thing.
+    rolls = [
+        e.params["time"]
+        for e in game.log[before:]
+        if e.message == "{time}: your die shows {status} ({state})."
+    ]
+    assert break_time not in rolls
+    minutes = 9 * 60 + 10 * (turn + 1)
+    assert not rolls or rolls[0] == f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def test_staying_the_roll_comes_after_the_choice():
+    for seed in range(20):
+        game = nine_am.replay(seed, [])
+        if game.stage != nine_am.BREAK:
+            continue
+        assert not any(e.message.startswith("{time}: your die shows") for e in game.log)
+        game.play(nine_am.STAY)
+        assert game.log[0].message == "{time}: your die shows {status} ({state})."
+        assert game.log[0].params["status"] == game.statuses[0] or game.called == 0
+        return
+    pytest.fail("no game asked about a break")
+
+
+def test_a_student_called_last_turn_knows_the_kept_die_when_choosing():
+    game = next(g for s in range(300) if (g := _at_break_decision(s, called_last_turn=True)) is not None)
+    decision = game.decision()
+    assert "not rolled again" in decision.prompt and decision.params["status"] == game.statuses[0]
+    assert not game.rolls_this_turn(0)
+    stay = next(o for o in decision.options if o.key == nine_am.STAY)
+    asleep = game.statuses[0] <= 3
+    assert stay.params["q"] == (stay.params["p"] if asleep else "0")
+
+
+def test_the_expected_grade_says_nobody_takes_a_break():
+    grade = next(e for e in nine_am.LESSON.experiments if e.key == "grade")
+    assert "nobody takes a break" in grade.title
+    row = grade.run(20, 1, "en").rows[0]
+    assert row.exact == 20 and "nobody takes a break" in row.label
+    rules = " ".join(nine_am.LESSON.rules)
+    assert "before the dice are rolled" in rules and "roll for status" in rules

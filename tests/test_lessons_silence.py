@@ -137,3 +137,15 @@ def test_spread_of_risking_matches_sympy_stats():
     assert silence.sd_text(silence.risk_sd(11, 12)) == "11√15/4"
     assert silence.sd_text(silence.risk_sd(5, 11)) == "5"
     assert f"{float(silence.risk_sd(11, 12)):.2f}" == "10.65"
+
+
+def test_rules_say_each_player_chooses_for_a_teacher_card():
+    """The seed: a teacher card hits everybody, "unless each player individually chooses to make a risk roll"."""
+    rules = " ".join(silence.LESSON.rules)
+    assert "the same way" not in rules and "each player chooses for themselves" in rules
+    # The game agrees: every player settles the card their own way (the bot that takes, the one that risks).
+    game = silence.SilenceGame(3, bots=("risk", "take"))
+    before = len(game.log)
+    game._teacher_choices(silence.TEACHER_CARDS[0], student_choice=silence.TAKE)
+    settled = [e for e in game.log[before:] if "player" in e.params]
+    assert [e.message.split(" ")[2] for e in settled[:3]] == ["takes", "risks", "takes"]

@@ -44,9 +44,9 @@ def test_lesson_page_in_both_languages(client, slug, headers, lang):
      ("dice-monsters", "skill", "13/96"), ("dice-monsters", "d6d6", "7/12")],
 )  # fmt: skip
 def test_right_answers_are_accepted(client, slug, key, answer):
-    html = client.post(f"/lessons/{slug}/step/{key}", data={"answer": answer}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        f"/lessons/{slug}/step/{key}", data={"answer": answer}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict correct"' in html
     # The lesson remembers the step as answered.
     assert f'id="step-{key}" class="step done"' in client.get(f"/lessons/{slug}", headers=EN).get_data(
@@ -55,21 +55,21 @@ def test_right_answers_are_accepted(client, slug, key, answer):
 
 
 def test_wrong_close_and_unreadable_answers(client):
-    html = client.post("/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict wrong"' in html and "you wrote 1/5" in html
-    html = client.post("/lessons/nine-am/step/called", data={"answer": "16.7%"}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called", data={"answer": "16.7%"}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict close"' in html
-    html = client.post("/lessons/nine-am/step/called", data={"answer": "1/0"}, headers=JA).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called", data={"answer": "1/0"}, headers=JA, follow_redirects=True
+    ).get_data(as_text=True)
     assert "分母" in html
-    html = client.post("/lessons/nine-am/step/called", data={"answer": "x" * 5000}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called", data={"answer": "x" * 5000}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert "too long" in html
 
 
@@ -172,7 +172,10 @@ def test_answers_need_the_csrf_token(csrf_client):
     page = csrf_client.get("/lessons/silence", headers=EN).get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     response = csrf_client.post(
-        "/lessons/silence/step/even", data={"answer": "11", "csrf_token": token}, headers=EN
+        "/lessons/silence/step/even",
+        data={"answer": "11", "csrf_token": token},
+        headers=EN,
+        follow_redirects=True,
     )
     assert 'class="verdict correct"' in response.get_data(as_text=True)
 
@@ -199,9 +202,9 @@ def test_suji_lesson_is_listed_and_shows_the_stored_estimates(client):
      ("times", "0.7", "close"), ("six", "1/6", "wrong")],
 )  # fmt: skip
 def test_suji_exact_answers(client, key, answer, verdict):
-    html = client.post(f"/lessons/suji/step/{key}", data={"answer": answer}, headers=JA).get_data(
-        as_text=True
-    )
+    html = client.post(
+        f"/lessons/suji/step/{key}", data={"answer": answer}, headers=JA, follow_redirects=True
+    ).get_data(as_text=True)
     assert f'class="verdict {verdict}"' in html
 
 
@@ -209,12 +212,14 @@ def test_suji_answer_read_from_the_simulation_accepts_a_range(client):
     from suji.lessons.suji_stats import stored_figures
 
     pct = f"{stored_figures().reach.value * 100:.0f}%"
-    html = client.post("/lessons/suji/step/reach", data={"answer": pct}, headers=EN).get_data(as_text=True)
+    html = client.post(
+        "/lessons/suji/step/reach", data={"answer": pct}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict correct"' in html and "within the range of the estimate" in html
     assert "Exact answer" not in html  # an estimate has no exact answer to show
-    html = client.post("/lessons/suji/step/reach", data={"answer": pct[:-1]}, headers=JA).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/suji/step/reach", data={"answer": pct[:-1]}, headers=JA, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict close"' in html and "% の記号" in html
 
 
@@ -237,50 +242,53 @@ CALLED_EXPLANATION = "one of them is your desk"  # from the explanation of nine-
 
 def test_a_wrong_answer_gets_a_hint_not_the_explanation(client):
     for answer, verdict in (("1/5", "wrong"), ("16.7%", "close")):
-        html = client.post("/lessons/nine-am/step/called", data={"answer": answer}, headers=EN).get_data(
-            as_text=True
-        )
+        html = client.post(
+            "/lessons/nine-am/step/called", data={"answer": answer}, headers=EN, follow_redirects=True
+        ).get_data(as_text=True)
         assert f'class="verdict {verdict}"' in html
         assert CALLED_EXPLANATION not in html and "Exact answer" not in html
         assert 'class="hint"' in html and "how many desks" in html
         assert 'formaction="/lessons/nine-am/step/called/show#step-called"' in html
-    html = client.post("/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=JA).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=JA, follow_redirects=True
+    ).get_data(as_text=True)
     assert "ちがうよ" in html and "おしい" not in html and "答えを見る" in html
 
 
 def test_a_right_answer_shows_the_explanation(client):
-    html = client.post("/lessons/nine-am/step/called", data={"answer": "1/6"}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called", data={"answer": "1/6"}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict correct"' in html and CALLED_EXPLANATION in html and "Exact answer: 1/6" in html
     assert "/step/called/show" not in html
 
 
 def test_show_the_answer_reveals_it_without_marking_the_step_done(client):
-    html = client.post("/lessons/nine-am/step/called/show", data={"answer": "1/5"}, headers=EN).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/nine-am/step/called/show", data={"answer": "1/5"}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict shown"' in html and CALLED_EXPLANATION in html and "Exact answer: 1/6" in html
     assert 'id="step-called" class="step"' in html  # not done: the student did not answer it
     assert client.post("/lessons/nine-am/step/nope/show").status_code == 404
 
 
 def test_show_the_answer_needs_the_csrf_token(csrf_client):
-    assert csrf_client.post("/lessons/silence/step/even/show", headers=EN).status_code == 400
+    assert (
+        csrf_client.post("/lessons/silence/step/even/show", headers=EN, follow_redirects=True).status_code
+        == 400
+    )
     page = csrf_client.get("/lessons/silence", headers=EN).get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     html = csrf_client.post(
-        "/lessons/silence/step/even/show", data={"csrf_token": token}, headers=EN
+        "/lessons/silence/step/even/show", data={"csrf_token": token}, headers=EN, follow_redirects=True
     ).get_data(as_text=True)
     assert 'class="verdict shown"' in html and "symmetric around 10.5" in html
 
 
 def test_a_decimal_comma_answer_is_accepted(client):
-    html = client.post("/lessons/silence/step/cheating", data={"answer": "0,375"}, headers=JA).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/lessons/silence/step/cheating", data={"answer": "0,375"}, headers=JA, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'class="verdict correct"' in html
 
 
@@ -339,3 +347,147 @@ def test_silence_card_table_shows_the_spread(client):
     assert "risk: spread (standard deviation)" in html
     assert "11√15/4 ≈ 10.65" in html  # Cheating: 2 · 11 · √(3/8 · 5/8)
     assert "ばらつき" in client.get("/lessons/silence", headers=JA).get_data(as_text=True)
+
+
+# ---- issue 11: each answer kept per lesson in the session, 303 after a post, JSON for lessons.js ---------------
+
+JSON = {**EN, "Accept": "application/json"}
+
+
+def test_an_answer_post_is_answered_with_303_to_the_lesson(client):
+    response = client.post("/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=EN)
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/lessons/nine-am#step-called"
+    response = client.post("/lessons/nine-am/step/called/show", data={"answer": "1/5"}, headers=EN)
+    assert response.status_code == 303 and response.headers["Location"] == "/lessons/nine-am#step-called"
+
+
+def test_every_answer_keeps_its_own_verdict_and_text(client):
+    for key, text in (("awake", "1/2"), ("called", "12%"), ("good", "3.49"), ("bad", "x")):
+        client.post(f"/lessons/nine-am/step/{key}", data={"answer": text}, headers=EN)
+    client.post("/lessons/nine-am/step/break/show", data={"answer": "1/6"}, headers=EN)
+    html = client.get("/lessons/nine-am", headers=EN).get_data(as_text=True)
+    for key, text, verdict in (("awake", "1/2", "correct"), ("called", "12%", "wrong"), ("good", "3.49", "close"),
+                               ("bad", "x", "error"), ("break", "1/6", "shown")):  # fmt: skip
+        assert htmllib.unescape(re.search(rf'id="answer-{key}"[^>]*value="([^"]*)"', html).group(1)) == text
+        assert f'id="verdict-{key}" class="verdict {verdict}"' in html
+    assert 'id="verdict-tie"' not in html
+    assert "you wrote 12%" in html
+    # Another lesson has answers of its own; a new answer replaces the old one.
+    assert 'class="verdict ' not in client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    client.post("/lessons/nine-am/step/called", data={"answer": "1/6"}, headers=EN)
+    html = client.get("/lessons/nine-am", headers=EN).get_data(as_text=True)
+    assert (
+        'id="verdict-called" class="verdict correct"' in html
+        and 'id="verdict-awake" class="verdict correct"' in html
+    )
+
+
+def test_kept_answers_are_checked_again_in_the_pages_language(client):
+    client.post("/lessons/silence/step/cheating", data={"answer": "1/2"}, headers=EN)
+    assert "Not quite: you wrote 1/2" in client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    assert "ちがうよ" in client.get("/lessons/silence", headers=JA).get_data(as_text=True)
+
+
+def test_an_answer_fetched_as_json_gets_that_question_drawn_again(client):
+    response = client.post("/lessons/silence/step/cheating", data={"answer": "12%"}, headers=JSON)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    data = response.get_json()
+    assert data["result"] == "wrong"
+    html = data["html"].strip()
+    assert html.startswith('<li id="step-cheating" class="step">') and html.endswith("</li>")
+    assert 'value="12%"' in html and "you wrote 12%" in html and 'class="show-answer"' in html
+    assert html.count("<li") == 1  # that question only
+    data = client.post("/lessons/silence/step/cheating", data={"answer": "3/8"}, headers=JSON).get_json()
+    assert data["result"] == "correct"
+    assert 'class="step done"' in data["html"] and 'class="tick"' in data["html"]
+    assert "show-answer" not in data["html"]
+    data = client.post("/lessons/silence/step/p10/show", data={"answer": ""}, headers=JSON).get_json()
+    assert data["result"] == "shown" and "27/216" in data["html"]
+    # The fetched answers are kept in the session as well: a reload shows both.
+    html = client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    assert (
+        'id="verdict-cheating" class="verdict correct"' in html
+        and 'id="verdict-p10" class="verdict shown"' in html
+    )
+
+
+def test_the_kept_answers_keep_the_session_cookie_small(client):
+    """Forty-character answers to every question of every lesson: the session cookie stays well under 4 KB."""
+    long_answer = "1234567890" * 4
+    for slug in LESSONS:
+        html = client.get(f"/lessons/{slug}", headers=EN).get_data(as_text=True)
+        for key in re.findall(r'id="step-([\w-]+)"', html):
+            client.post(f"/lessons/{slug}/step/{key}", data={"answer": long_answer + "x" * 200}, headers=EN)
+    cookie = client.get_cookie("session")
+    assert cookie is not None and len(cookie.value) < 3000
+    # The lesson answered last keeps all its answers ("too long" again, from the kept 41 characters).
+    html = client.get("/lessons/gooball", headers=EN).get_data(as_text=True)
+    assert html.count('class="verdict error"') == len(re.findall(r'id="step-([\w-]+)"', html))
+    assert "too long" in html
+
+
+def test_answer_boxes_leave_the_keypad_to_javascript(client):
+    """Without JavaScript the full keyboard can type "/" and "%"; lessons.js adds inputmode and the keys."""
+    html = client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    assert 'inputmode="decimal"' not in html
+    assert html.count('<span class="keypad" hidden>') == html.count('class="answer-form"')
+    assert '<script src="/static/lessons.js"></script>' in html
+
+
+# ---- issue 11: charts for phones, the designer, the rules of 9am Class and Silence in Class! ------------------
+
+
+def test_experiment_pages_offer_a_narrow_chart_for_phones(client):
+    html = client.get("/lessons/nine-am/experiment/called?n=40&seed=3", headers=EN).get_data(as_text=True)
+    source = re.search(
+        r'<source media="\(max-width: 799px\)" width="(\d+)" height="(\d+)"\s+srcset="([^"]+)"', html
+    )
+    assert source is not None
+    width, height, url = int(source.group(1)), int(source.group(2)), htmllib.unescape(source.group(3))
+    assert url == "/lessons/nine-am/experiment/called/chart.svg?n=40&seed=3&layout=narrow"
+    svg = client.get(url, headers=EN).get_data(as_text=True)
+    assert f'width="{width}" height="{height}"' in svg and width == 340
+    sizes = [int(s) for s in re.findall(r'font-size="(\d+)"', svg)]
+    assert sizes and min(sizes) >= 13
+    assert "<style" not in svg and "<script" not in svg
+    wide = client.get("/lessons/nine-am/experiment/called/chart.svg?n=40&seed=3", headers=EN).get_data(
+        as_text=True
+    )
+    assert re.search(r'<svg[^>]*\bwidth="760"[^>]*\bheight="380"', wide)  # a size of its own
+
+
+def test_designer_says_its_real_limit_of_games(client):
+    html = client.get("/lessons/dice-monsters/designer", headers=EN).get_data(as_text=True)
+    assert "Simulated games per match (1 to 60)" in html and "2000" not in html
+    response = client.get("/lessons/dice-monsters/designer?dice=4+6+8+12+20&n=100", headers=EN)
+    assert response.status_code == 400 and 'id="n" name="n" type="text" inputmode="numeric" value="40"' in (
+        response.get_data(as_text=True)
+    )
+
+
+def test_nine_am_play_asks_about_the_break_before_the_dice_are_rolled(client):
+    html = client.get("/lessons/nine-am/play?seed=5", headers=EN).get_data(as_text=True)
+    assert "You choose before the dice are rolled." in html
+    assert html.count("not rolled yet") == 6  # turn 1: everyone rolls after the breaks are announced
+    lesson = client.get("/lessons/nine-am", headers=EN).get_data(as_text=True)
+    assert "before the dice are rolled" in lesson and "you roll for status" in lesson
+    experiment = client.get("/lessons/nine-am/experiment/grade?n=20", headers=EN).get_data(as_text=True)
+    assert "nobody takes a break" in experiment
+
+
+def test_silence_rules_let_each_player_choose_for_a_teacher_card(client):
+    html = client.get("/lessons/silence", headers=EN).get_data(as_text=True)
+    assert "each player chooses for themselves" in html and "the same way" not in html
+
+
+def test_a_whole_number_answer_is_not_said_twice(client):
+    """"正確な答え：12 = 12" says nothing: a whole answer stands alone, a fraction keeps its percent."""
+    from suji.lessons import suji_stats
+
+    step = next(s for s in suji_stats.LESSON.steps() if s.key == "targets")  # the answer is 12
+    assert step.answer == 12
+    client.post(f"/lessons/suji/step/{step.key}", data={"answer": "12"}, headers={"Accept-Language": "en"})
+    html = client.get("/lessons/suji", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Exact answer: 12<" in html.replace("\n", "") or "Exact answer: 12\n" in html
+    assert "12 = 12" not in html

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -48,6 +49,55 @@ def test_a_form_without_seed_is_sent_to_a_url_with_one(client):
     assert page.status_code == 200 and "Your worksheet is ready" in html
     assert query["seed"][0] in html
     assert "/worksheets/print?" in html and "/worksheets/sheet.pdf?" in html
+
+
+def _links(html: str) -> dict[str, str]:
+    """The worksheet links of a page by path (/worksheets/print, …), each with its query unescaped."""
+    links = {}
+    for href in re.findall(r'href="(/worksheets/[^"]*\?[^"]*)"', html):
+        url = unescape(href)
+        links.setdefault(urlsplit(url).path, url)
+    return links
+
+
+def test_a_picked_seed_names_the_sheet_but_stays_out_of_the_seed_box(client):
+    # Pressing "Make" again without typing a seed must give new dice: the seed the server picked is not put
+    # into the form's seed box, only shown beside the links (and marked in the URL, which still names it).
+    response = get(client, "/worksheets/?count=3&level=1&seed=&lang=en&paper=a4&versions=1", "en")
+    location = response.headers["Location"]
+    query = parse_qs(urlsplit(location).query)
+    seed = query["seed"][0]
+    assert query["new_seed"] == ["1"]
+    html = get(client, location, "en").get_data(as_text=True)
+    assert re.search(r'<input type="text" id="ws-seed" name="seed" [^>]*value=""', html)
+    assert f'<span id="ws-made-seed">{seed}</span>' in html
+    links = _links(html)
+    for path in ("/worksheets/print", "/worksheets/sheet.pdf", "/worksheets/sheet.json"):
+        assert parse_qs(urlsplit(links[path]).query)["seed"] == [seed], path
+    # A bookmark of the page gives the same sheet.
+    assert _links(get(client, location, "en").get_data(as_text=True)) == links
+    # "Keep this seed" puts it into the box, as if typed: then Make keeps the dice.
+    keep = unescape(re.search(r'class="ws-keep-seed" href="([^"]+)"', html).group(1))
+    assert "new_seed" not in keep
+    kept = get(client, keep, "en").get_data(as_text=True)
+    assert re.search(rf'id="ws-seed" name="seed" [^>]*value="{seed}"', kept) and "ws-keep-seed" not in kept
+    # The print view's "Change the settings" leads back to a form whose seed box is empty.
+    print_view = get(client, links["/worksheets/print"], "en").get_data(as_text=True)
+    settings_link = _links(print_view)["/worksheets/"]
+    assert parse_qs(urlsplit(settings_link).query)["new_seed"] == ["1"]
+    again = get(client, settings_link, "en").get_data(as_text=True)
+    assert re.search(r'id="ws-seed" name="seed" [^>]*value=""', again)
+    # A print view asked for without a seed is marked the same way; the PDF and the JSON need no mark.
+    assert "new_seed=1" in get(client, "/worksheets/print?count=2").headers["Location"]
+    assert "new_seed" not in get(client, "/worksheets/sheet.pdf?count=2").headers["Location"]
+
+
+def test_a_typed_seed_stays_in_the_seed_box(client):
+    html = get(client, "/worksheets/?count=3&level=1&seed=class+4-2&lang=en", "en").get_data(as_text=True)
+    assert re.search(r'id="ws-seed" name="seed" [^>]*value="class 4-2"', html)
+    assert '<span id="ws-made-seed">class 4-2</span>' in html and "ws-keep-seed" not in html
+    settings_link = _links(get(client, _links(html)["/worksheets/print"], "en").get_data(as_text=True))
+    assert "new_seed" not in settings_link["/worksheets/"]
 
 
 def test_a_full_url_shows_the_links_and_keeps_the_values(client):
@@ -119,10 +169,12 @@ def test_the_json_error_follows_the_language_cookie(client):
 
 def test_mixed_level_on_the_form_and_in_the_sheet(client):
     form = get(client, "/worksheets/", "ja").get_data(as_text=True)
-    assert '<option value="mixed">ミックス: レベル1・2・3 を1枚に</option>' in form
+    assert '<input type="radio" name="level" value="mixed"> ミックス: レベル1・2・3 を1枚に</label>' in form
+    assert '<input type="radio" name="level" value="1" checked>' in form
     query = "count=6&level=mixed&seed=mx&lang=ja&paper=a4&versions=1&targets=list&title=&name=yes&key=yes"
     ready = get(client, f"/worksheets/?{query}", "ja").get_data(as_text=True)
-    assert '<option value="mixed" selected>' in ready and "/worksheets/print?count=6&amp;level=mixed" in ready
+    assert 'name="level" value="mixed" checked>' in ready
+    assert "/worksheets/print?count=6&amp;level=mixed" in ready
     ws = build_worksheet(Settings(count=6, level="mixed", seed="mx", lang="ja"))
     html = get(client, f"/worksheets/print?{query}").get_data(as_text=True)
     assert "レベルミックス" in html

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,10 +21,31 @@ from suji.worksheets import Settings, build_worksheet, parse_settings, pdf_can_p
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
 pytest.importorskip("reportlab", reason="reportlab is not installed")
-from suji.worksheet_pdf import MARGIN, PAPER_SIZES, fit_text, text_width, worksheet_pdf, wrap  # noqa: E402
+from suji import pdf_fonts  # noqa: E402
+from suji.worksheet_pdf import (  # noqa: E402
+    BOX_GAP,
+    CROWDED_GAP,
+    FOOTER,
+    MARGIN,
+    MAX_BOX,
+    MIN_BOX,
+    PAPER_SIZES,
+    _Writer,
+    fit_text,
+    text_width,
+    worksheet_pdf,
+    wrap,
+)
 
 # The CMap through which PDF viewers reach the Japanese font (poppler-data has it; Acrobat has its own copy).
 UNIJIS_CMAP = Path("/usr/share/poppler/cMap/Adobe-Japan1/UniJIS-UCS2-H")
+# The Japanese font the PDF embeds (fonts-ipafont-gothic).
+IPA_FONT = Path(pdf_fonts.JAPANESE_FONT_FILES[0])
+# The PDF standard fonts: every viewer has them, so they need not be embedded.
+STANDARD_FONTS = {"Helvetica", "Helvetica-Bold", "Symbol"}
+# Problems on each page of a version, for the counts teachers use most: up to 8 on one sheet of paper, more
+# shared out evenly, so that no page is left half empty.
+PAGES_PER_VERSION = {5: [5], 6: [6], 8: [8], 10: [5, 5], 12: [6, 6]}
 
 
 def fresh(settings: Settings) -> worksheets.Worksheet:
@@ -104,6 +127,7 @@ def test_the_level_message_offers_mixed():
         # Simplified Chinese: not in the Japanese font.
         ({"title": "数学练习"}, "title", "“练”, “习”", "「练」「习」"),
         ({"seed": "class🎲1"}, "seed", "“🎲”", "「🎲」"),
+        ({"title": "∑ のけいさん"}, "title", "“∑”", "「∑」"),  # in Windows Japanese, not in the embedded font
         ({"title": "x\u20ddy"}, "title", "“U+20DD”", "「U+20DD」"),  # a mark that cannot be seen alone
     ],
 )
@@ -160,6 +184,23 @@ def test_every_character_sent_to_the_japanese_font_is_in_its_cmap():
     ]
     assert len(japanese_font) > 7000
     assert [c for c in japanese_font if ord(c) not in mapped] == []
+
+
+@pytest.mark.skipif(not IPA_FONT.exists(), reason="fonts-ipafont-gothic is not installed")
+def test_every_character_sent_to_the_japanese_font_is_in_ipagothic():
+    # The PDF embeds IPAGothic: a character it lacks would print as an empty box, so the settings refuse it.
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    glyphs = TTFont("IPAGothic-coverage", str(IPA_FONT)).face.charToGlyph
+    japanese_font = [
+        chr(cp)
+        for cp in range(0x20, 0x10000)
+        if pdf_can_print(chr(cp)) and chr(cp) not in "−√" and not _encodes_cp1252(chr(cp))
+    ]
+    assert len(japanese_font) > 7000
+    assert [c for c in japanese_font if ord(c) not in glyphs] == []
+    for lang in ("ja", "en"):  # and every text the sheet itself prints
+        assert [c for text in sheet_texts(lang).values() for c in text if not pdf_can_print(c)] == []
 
 
 def _encodes_cp1252(char: str) -> bool:
@@ -292,10 +333,10 @@ def test_pdf_page_count_with_and_without_key():
 
 
 def test_pdf_of_many_problems_runs_over_pages_and_is_reproducible():
-    settings = Settings(count=14, level=1, seed="long", paper="letter", key=False, lang="en")
+    settings = Settings(count=20, level=1, seed="long", paper="letter", key=False, lang="en")
     data = worksheet_pdf(build_worksheet(settings))
     pages = pdf_pages(data)
-    assert len(pages) >= 3
+    assert len(pages) == 3  # 7 + 7 + 6
     assert "Page 1 of" in pages[0] and f"Page {len(pages)} of {len(pages)}" in pages[-1]
     assert pypdf.PdfReader(io.BytesIO(data)).pages[0].mediabox.width == pytest.approx(612)
     assert worksheet_pdf(build_worksheet(settings)) == data  # same settings, same bytes
@@ -392,6 +433,104 @@ def test_pdf_draws_a_question_mark_for_a_character_no_font_has():
     assert "Quiz ? time" in text and "😀" not in text
 
 
+# ---- pages and fonts ------------------------------------------------------------------------------------------
+
+
+def test_page_sizes_fill_whole_pages():
+    for count, sizes in PAGES_PER_VERSION.items():
+        assert worksheets.page_sizes(count) == sizes
+    for count in range(worksheets.MIN_COUNT, worksheets.MAX_COUNT + 1):
+        sizes = worksheets.page_sizes(count)
+        assert sum(sizes) == count and max(sizes) <= worksheets.MAX_PER_PAGE
+        assert len(sizes) == -(-count // worksheets.MAX_PER_PAGE)  # the fewest pages
+        assert max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)  # shared out evenly
+    version = build_worksheet(Settings(count=10, seed="pages")).versions[0]
+    assert [[p.number for p in page] for page in version.pages()] == [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
+
+
+def _page_room(writer: _Writer, first: bool) -> float:
+    """The height left for problem boxes under a page's header, above its footer."""
+    return writer._measure_header(first) - (MARGIN + FOOTER)
+
+
+@pytest.mark.parametrize(
+    ("paper", "lang", "level", "title"),
+    [
+        ("a4", "ja", 1, ""),
+        ("a4", "en", 2, ""),
+        ("letter", "en", "mixed", ""),
+        ("letter", "ja", "mixed", "あ" * 60),
+    ],
+)
+def test_pdf_pages_per_version_for_common_counts(paper, lang, level, title):
+    t = sheet_texts(lang)
+    for count, sizes in PAGES_PER_VERSION.items():
+        settings = Settings(count=count, level=level, seed=f"fit{count}", lang=lang, paper=paper, versions=2,
+                            title=title, key=False)  # fmt: skip
+        ws = build_worksheet(settings)
+        pages = [squeeze(page) for page in pdf_pages(worksheet_pdf(ws))]
+        assert len(pages) == 2 * len(sizes), (count, len(pages))
+        for i, page in enumerate(pages):
+            version, number = divmod(i, len(sizes))
+            # Every page names its version, and which page of it it is.
+            assert squeeze(t["version"].format(version="AB"[version])) in page, (count, i)
+            assert squeeze(t["page"].format(page=number + 1, pages=len(sizes))) in page, (count, i)
+        # Each page's boxes fill the room under its header (unless they reached their greatest height).
+        writer = _Writer(ws)
+        for version in ws.versions:
+            laid_out = writer._pages_of(version)
+            assert [len(problems) for problems, _ in laid_out] == sizes
+            for i, (problems, box) in enumerate(laid_out):
+                gap = BOX_GAP if len(problems) <= 6 else CROWDED_GAP
+                used = len(problems) * box + (len(problems) - 1) * gap
+                assert MIN_BOX <= box <= MAX_BOX
+                assert box == MAX_BOX or used == pytest.approx(_page_room(writer, first=i == 0)), (count, i)
+
+
+@pytest.mark.skipif(not IPA_FONT.exists(), reason="fonts-ipafont-gothic is not installed")
+def test_the_japanese_font_is_embedded(tmp_path):
+    ws = build_worksheet(
+        Settings(count=8, level="mixed", seed="フォント", lang="ja", versions=2, title="4年2組 ①② 髙橋さん")
+    )
+    data = worksheet_pdf(ws)
+    fonts = _pdf_fonts(data)
+    japanese = {name: embedded for name, embedded in fonts.items() if name.endswith("+IPAGothic")}
+    assert japanese and all(japanese.values())  # subsets, each with its font file
+    assert set(fonts) - set(japanese) <= STANDARD_FONTS
+    assert "4年2組①②髙橋さん" in squeeze(pdf_pages(data)[0])  # and the text still reads as Japanese
+    pdffonts = shutil.which("pdffonts")  # poppler-utils, when installed: the check a person would run
+    if pdffonts:
+        path = tmp_path / "sheet.pdf"
+        path.write_bytes(data)
+        lines = subprocess.run([pdffonts, str(path)], capture_output=True, text=True, check=True).stdout
+        rows = [line.split() for line in lines.splitlines()[2:]]
+        assert rows and all(row[-5] == "yes" for row in rows if row[0] not in STANDARD_FONTS), lines
+        assert any("IPAGothic" in row[0] for row in rows) and not any("Heisei" in row[0] for row in rows)
+
+
+def test_without_the_font_file_the_pdf_falls_back_to_the_cid_font(monkeypatch):
+    monkeypatch.setattr(pdf_fonts, "JAPANESE_FONT_FILES", ("/nonexistent/ipag.ttf",))
+    data = worksheet_pdf(build_worksheet(Settings(count=2, seed="cid", lang="ja", key=False)))
+    fonts = _pdf_fonts(data)
+    assert "HeiseiKakuGo-W5" in fonts and not any("IPAGothic" in name for name in fonts)
+    assert "すうじであそぼ練習プリント" in squeeze(pdf_pages(data)[0])
+
+
+def _pdf_fonts(data: bytes) -> dict[str, bool]:
+    """Each font of a PDF by name (a subset's prefix kept), with whether the PDF carries its font file."""
+    fonts: dict[str, bool] = {}
+    for page in pypdf.PdfReader(io.BytesIO(data)).pages:
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            if "/DescendantFonts" in font:  # a CID font: the descriptor is its descendant's
+                font = font["/DescendantFonts"][0].get_object()
+            descriptor = font.get("/FontDescriptor")
+            files = descriptor.get_object().keys() if descriptor else ()
+            name = str(ref.get_object()["/BaseFont"]).lstrip("/")
+            fonts[name] = bool({"/FontFile", "/FontFile2", "/FontFile3"} & set(files))
+    return fonts
+
+
 # ---- HTML ----------------------------------------------------------------------------------------------------
 
 
@@ -424,6 +563,27 @@ def test_html_of_a_mixed_sheet_labels_each_problem_and_the_key():
         "ws-problem-level" not in single.split("</style>")[1]
         and "ws-key-level" not in single.split("</style>")[1]
     )
+
+
+def test_html_print_view_has_whole_pages_each_naming_its_version():
+    for count, sizes in PAGES_PER_VERSION.items():
+        html = worksheet_html(build_worksheet(Settings(count=count, seed="pages", lang="en", versions=2)))
+        sheets = html.split("<main")[1].split('<section class="ws-sheet')[1:]
+        assert len(sheets) == 3  # two versions and the key
+        for label, sheet in zip("AB", sheets, strict=False):
+            pages = sheet.split('<div class="ws-page')[1:]
+            assert [page.count('class="ws-problem"') for page in pages] == sizes
+            for number, page in enumerate(pages, start=1):
+                assert f'<p class="ws-version">Version {label}</p>' in page
+                if len(pages) > 1:
+                    assert f"Page {number} of {len(pages)}" in page
+            # Only the first page has the name line and the instructions.
+            assert [("ws-name-line" in page, "ws-instructions" in page) for page in pages] == [
+                (True, True)
+            ] + [(False, False)] * (len(pages) - 1)
+        assert "ws-page" not in sheets[2]
+    css = worksheet_html(build_worksheet(Settings(count=1, seed="css"))).split("</style>")[0]
+    assert re.search(r"\.ws-body \.ws-page, \.ws-body \.ws-key \{[^}]*break-after: page", css)
 
 
 def test_html_title_wraps_on_paper():

@@ -1,7 +1,10 @@
 """9am Class: stay awake, get called, look good or make the others look bad — exact odds and simulated games.
 
-RULES.md §2. Readings this lesson chooses where the seed is loose (shown on the page):
-- statuses are rolled first, then bathroom breaks are announced (so a student may leave when asleep);
+RULES.md §2. A turn goes: bathroom breaks are announced, the students in the room roll for status (all but the one
+called last turn), the professor rolls. The seed has the break "announced at the beginning of a turn before the
+professor rolls" and the student who comes back "rolls for status" next turn, so a break is chosen before this
+turn's status is known: only the student called last turn, whose die is not re-rolled, knows it already.
+Readings this lesson chooses where the seed is loose (shown on the page):
 - a student on a break is out of the room: not called and not hurt by "make everyone else look bad";
 - a die that is not re-rolled keeps its face, so the called student's next status is whatever the die shows.
 """
@@ -25,6 +28,7 @@ AWAKE_FROM = 4  # 4–6 awake, 1–3 asleep
 
 GOOD, BAD = "good", "bad"
 STAY, BREAK = "stay", "break"
+START, ROLL, PROFESSOR, CHOICE, OVER = "start", "roll", "professor", "choice", "over"  # stages of a turn
 
 
 def is_awake(status: int) -> bool:
@@ -68,7 +72,11 @@ def p_tie_break_win(tied: int) -> Fraction:
 
 
 def expected_final_grade_all_good() -> Fraction:
-    """Expected final grade when everyone always looks good: each call is +d6 or −d6 with equal chance."""
+    """Expected final grade when everyone always looks good and nobody takes a bathroom break.
+
+    Each call is +d6 or −d6 with equal chance. (A student who takes a break when they know their die shows
+    asleep avoids some −d6 calls, so with breaks this is no longer the whole story.)
+    """
     per_call = p_awake() * mean_die() - (1 - p_awake()) * mean_die()
     return START_SCORE + TURNS * per_call  # per_call is 0, so the grade stays 20 on average
 
@@ -103,9 +111,13 @@ STRATEGY_NAMES = {
 }
 
 
-def break_when_asleep(game: NineAmGame, me: int) -> bool:
-    """Take the one bathroom break the first time you are asleep."""
-    return not is_awake(game.statuses[me])
+def break_when_known_asleep(game: NineAmGame, me: int) -> bool:
+    """Take the one bathroom break when you already know you would be asleep this turn.
+
+    Breaks are announced before anyone rolls, so only the student called last turn knows their status: their die
+    is not re-rolled. Anyone else gains nothing from leaving now rather than later (their roll is still to come).
+    """
+    return game.last_called == me and not is_awake(game.statuses[me])
 
 
 # ---- the game ----------------------------------------------------------------------------------------------
@@ -128,7 +140,8 @@ class NineAmGame:
     turn: int = 0
     last_called: int | None = None
     called: int | None = None
-    stage: str = "start"  # start → break (human) → choice (human) → start … → over
+    # start (breaks announced) → break (the human's) → roll → professor → choice (the human's) → start … → over
+    stage: str = START
     log: list[Event] = field(default_factory=list)
     winner: int | None = None
     tie: bool = False
@@ -150,19 +163,39 @@ class NineAmGame:
         """What the human student must decide now, with the odds of each choice (None if nothing)."""
         n = self.students
         if self.stage == BREAK:
-            others_out = len(self.on_break)
+            p = p_called(n, len(self.on_break))
+            kept = (
+                self.last_called == 0
+            )  # called last turn: the die is not re-rolled, so you know your status
+            asleep = (0 if is_awake(self.statuses[0]) else 1) if kept else 1 - p_awake()
             params = {
-                "p": fraction_text(p_called(n, others_out)),
-                "pct": percent_text(p_called(n, others_out)),
+                "p": fraction_text(p),
+                "pct": percent_text(p),
+                "q": fraction_text(p * asleep),
+                "qpct": percent_text(p * asleep),
                 "status": self.statuses[0],
+                "state": Msg(N_("awake") if is_awake(self.statuses[0]) else N_("asleep")),
                 "time": self.clock(),
             }
-            state = N_("awake") if is_awake(self.statuses[0]) else N_("asleep")
-            params["state"] = Msg(state)
+            prompt = (
+                N_(
+                    "{time}: you were called last turn, so your die is not rolled again: it shows {status} "
+                    "({state}). Stay, or use your one bathroom break?"
+                )
+                if kept
+                else N_(
+                    "{time}: a new turn. Stay, or use your one bathroom break? You choose before the dice are rolled."
+                )
+            )
             return Decision(
-                N_("{time}: your die shows {status} ({state}). Stay, or use your one bathroom break?"),
+                prompt,
                 [
-                    Option(STAY, N_("Stay in class"), N_("P(called) = {p} ({pct})"), params),
+                    Option(
+                        STAY,
+                        N_("Stay in class"),
+                        N_("P(called) = {p} ({pct}); P(called while asleep) = {q} ({qpct})"),
+                        params,
+                    ),
                     Option(
                         BREAK,
                         N_("Bathroom break"),
@@ -172,7 +205,7 @@ class NineAmGame:
                 ],
                 params,
             )
-        if self.stage == "choice":
+        if self.stage == CHOICE:
             damage = sum(self.statuses[i] for i in self._present() if i != 0)
             params = {"e": fraction_text(mean_die()), "n": damage, "time": self.clock()}
             return Decision(
@@ -206,11 +239,15 @@ class NineAmGame:
         if self.stage == BREAK:
             if key == BREAK:
                 self._take_break(0)
-            self.stage = "professor"
+            self.stage = ROLL
         else:
             self._answer(0, key)
-            self.stage = "start"
+            self.stage = START
         self._advance()
+
+    def rolls_this_turn(self, i: int) -> bool:
+        """True while student `i` waits to roll for status this turn (the breaks are being announced)."""
+        return self.stage == BREAK and i not in self.on_break and i != self.last_called
 
     # -- the turn --
 
@@ -228,26 +265,39 @@ class NineAmGame:
         self.log.append(Event(N_("Student {s} takes a bathroom break."), {"s": i + 1}))
 
     def _advance(self) -> None:
-        while self.stage != "over":
-            if self.stage == "start":
+        while self.stage != OVER:
+            if self.stage == START:
                 if self.turn == TURNS:
                     self._finish()
                     return
                 self.turn += 1
                 self.on_break.clear()
-                for i in range(self.students):
-                    if i != self.last_called:
-                        self.statuses[i] = self._d6()
+                # Breaks are announced at the beginning of the turn, before anyone rolls for status.
                 for i in range(1 if self.human else 0, self.students):
-                    if self.use_breaks and not self.break_used[i] and break_when_asleep(self, i):
+                    if self.use_breaks and not self.break_used[i] and break_when_known_asleep(self, i):
                         self._take_break(i)
-                self.stage = BREAK if self.human and not self.break_used[0] else "professor"
+                self.stage = BREAK if self.human and not self.break_used[0] else ROLL
                 if self.stage == BREAK:
                     return
-            elif self.stage == "professor":
+            elif self.stage == ROLL:
+                # Everyone in the room rolls except last turn's called student; a student on a break rolls on
+                # coming back next turn.
+                for i in self._present():
+                    if i != self.last_called:
+                        self.statuses[i] = self._d6()
+                if self.human and 0 not in self.on_break and self.last_called != 0:
+                    state = N_("awake") if is_awake(self.statuses[0]) else N_("asleep")
+                    self.log.append(
+                        Event(
+                            N_("{time}: your die shows {status} ({state})."),
+                            {"time": self.clock(), "status": self.statuses[0], "state": Msg(state)},
+                        )
+                    )
+                self.stage = PROFESSOR
+            elif self.stage == PROFESSOR:
                 present = self._present()
                 if not present:
-                    self.last_called, self.stage = None, "start"
+                    self.last_called, self.stage = None, START
                     continue
                 # The professor re-rolls on the desk of a student who is out: a uniform choice among the rest.
                 while (desk := self.rng.randint(1, self.students) - 1) in self.on_break:
@@ -267,13 +317,13 @@ class NineAmGame:
                             {"time": self.clock(), "s": desk + 1, "n": loss},
                         )
                     )
-                    self.stage = "start"
+                    self.stage = START
                 elif self.human and desk == 0:
-                    self.stage = "choice"
+                    self.stage = CHOICE
                     return
                 else:
                     self._answer(desk, STRATEGIES[self.strategies[desk]](self, desk))
-                    self.stage = "start"
+                    self.stage = START
 
     def _answer(self, desk: int, choice: str) -> None:
         if choice == GOOD:
@@ -308,7 +358,7 @@ class NineAmGame:
             )
 
     def _finish(self) -> None:
-        self.stage = "over"
+        self.stage = OVER
         best = max(self.scores)
         tied = [i for i in range(self.students) if self.scores[i] == best]
         self.tie = len(tied) > 1
@@ -361,7 +411,8 @@ def simulate_wins(strategy: str, n: int, seed: int, students: int = 6) -> int:
 
 
 def simulate_games(n: int, seed: int, students: int = 6) -> tuple[int, list[int]]:
-    """(ties for first, final grades of student 1) over `n` games where everyone looks good, no breaks."""
+    """(ties for first, final grades of student 1) over `n` games where everyone looks good and nobody takes a
+    bathroom break."""
     rng = random.Random(seed)
     ties, grades = 0, []
     for _ in range(n):
@@ -424,7 +475,7 @@ def _run_grade(n: int, seed: int, lang: str) -> Outcome:
     return Outcome(
         [
             Row(
-                Msg(N_("final grade of student 1 (everyone looks good)")),
+                Msg(N_("final grade of student 1 (everyone looks good, nobody takes a break)")),
                 expected_final_grade_all_good(),
                 sum(grades) / n,
             )
@@ -461,8 +512,8 @@ def _run_ties(n: int, seed: int, lang: str) -> Outcome:
         n,
         seed,
         note=N_(
-            "Everyone always looks good. No exact value: these are simulated games "
-            "with confidence intervals (95%)."
+            "Everyone always looks good and nobody takes a bathroom break. No exact value: these are "
+            "simulated games with confidence intervals (95%)."
         ),
     )
 
@@ -573,9 +624,9 @@ LESSON = Lesson(
             "loses points equal to their status)."
         ),
         N_(
-            "Each student has one bathroom break: announced before the professor rolls, it means "
-            "sitting out a "
-            "turn; the professor re-rolls on an empty desk."
+            "Each student has one bathroom break. It is announced at the beginning of a turn, before the "
+            "dice are rolled: you sit out that turn and the professor re-rolls on your empty desk. When you "
+            "come back next turn, you roll for status."
         ),
         N_(
             "Highest score at 11:00 wins. Tied students roll for status and the professor calls "
@@ -590,7 +641,7 @@ LESSON = Lesson(
         Experiment("choices", N_("Expected change of score for each choice"), _run_choices),
         Experiment(
             "grade",
-            N_("Expected final grade when everyone looks good"),
+            N_("Expected final grade when everyone looks good and nobody takes a break"),
             _run_grade,
             default_trials=200,
             max_trials=5000,
@@ -613,10 +664,10 @@ LESSON = Lesson(
     ),
     notes=(
         N_(
-            "Our reading of the rules: statuses are rolled first, then breaks are announced; a "
-            "student on a break "
-            "is out of the room (not called and not made to look bad); a die that is not re-rolled keeps its "
-            "face."
+            "Our reading of the rules: a bathroom break is announced before anyone rolls for status, so you "
+            "do not know yet whether you would be asleep (unless you were called last turn: your die is not "
+            "re-rolled). A student on a break is out of the room (not called and not made to look bad); a die "
+            "that is not re-rolled keeps its face."
         ),
     ),
 )

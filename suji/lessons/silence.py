@@ -2,8 +2,9 @@
 
 RULES.md §2: play a pupil card (patience p, minus points m, risk value r), move the patience marker by p, then
 take m minus points or roll 3d6: a total ≥ r escapes, less costs 2m. Teacher cards come when the marker
-reaches or passes a multiple of 20 and hit everybody; a star sends anyone on an ink-blot space
-to the next one.
+reaches or passes a multiple of 20 and hit everybody, but each player chooses for themselves to take the card's
+minus points or to risk their own roll (the seed: "unless each player individually chooses to make a risk roll");
+a star sends anyone on an ink-blot space to the next one.
 The seed gives one card (Cheating 9/11/12); every other card and the board length are labelled examples.
 """
 
@@ -496,8 +497,9 @@ LESSON = Lesson(
             "less costs double, 2m."
         ),
         N_(
-            "When the patience marker reaches or passes 20, 40, 60 …, a teacher card hits everybody the same "
-            "way; a star means detention: anyone on an ink-blot space moves on to the next one."
+            "When the patience marker reaches or passes 20, 40, 60 …, a teacher card hits everybody: each "
+            "player chooses for themselves to take its minus points or to risk a roll of their own. A star "
+            "means detention: anyone on an ink-blot space moves on to the next one."
         ),
         N_("When the marker or a piece reaches the end of the board, the fewest minus points wins."),
     ),

@@ -105,7 +105,8 @@ def check_answer(step: Step, text: object, lang: str) -> Check:
         return Check(
             CLOSE, translate(N_("Very close, but not exact. Can you give it as a fraction?"), lang), value
         )
-    return Check(WRONG, translate(WRONG_MESSAGE, lang, value=fraction_text(value)), value)
+    # Echo the answer as the student typed it ("12%", not the 3/25 it was read as): it is theirs to recognise.
+    return Check(WRONG, translate(WRONG_MESSAGE, lang, value=str(text).strip()), value)
 
 
 def answer_form(step: Step) -> str:

@@ -22,10 +22,10 @@ from flask_babel import gettext
 
 from suji.i18n import N_
 from suji.lessons import LESSON_SLUGS, dice_monsters, gooball, nine_am, silence
-from suji.lessons.charts import comparison_chart
+from suji.lessons.answers import MAX_ANSWER_LENGTH
+from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
 from suji.lessons.lesson import Experiment, Lesson, Outcome, render
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
-from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.steps import (
     CORRECT,
     Check,
@@ -52,6 +52,7 @@ ANSWERS_KEY = "lesson_answers"  # slug -> {step key: [answer text, shown]}; see 
 MAX_STORED_ANSWER_CHARS = 900
 EXACT = N_("exact")
 SIMULATED = N_("simulated ({n} trials)")
+NARROW = "narrow"  # the chart layout for phones (see suji.lessons.charts)
 
 
 def _modules() -> dict[str, ModuleType]:
@@ -301,6 +302,8 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
     extra = {}
     if slug == "dice-monsters" and key == "matches":
         extra["precomputed"] = _precomputed_rows()
+    # The page gives each layout's size, so the picture keeps its place while it loads.
+    narrow = _narrow_chart(slug, key, n, seed, _lang())
     html = render_template(
         "lessons/experiment.html",
         lesson=lesson,
@@ -310,6 +313,8 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
         seed=seed,
         error=error,
         max_seed=MAX_SEED,
+        narrow=narrow,
+        wide=(WIDE_WIDTH, WIDE_HEIGHT),
         **extra,
     )
     return html, 400 if error else 200
@@ -337,31 +342,52 @@ def _precomputed_rows() -> list[dict]:
 
 @bp.get("/<slug>/experiment/<key>/chart.svg")
 def chart(slug: str, key: str) -> Response:
-    """The experiment as an SVG bar chart (exact beside simulated), with its own text alternative."""
+    """The experiment as an SVG bar chart (exact beside simulated), with its own text alternative.
+
+    ``layout=narrow`` gives the phone layout (one row per category, 340 px wide); anything else the wide one.
+    """
     lesson, module = _lesson_or_404(slug)
     exp = _experiment_or_404(lesson, key)
     n, seed, _ = _read_experiment_args(exp)
-    svg = _chart_svg(slug, key, n, seed, _lang())
+    if request.args.get("layout") == NARROW:
+        svg = _narrow_chart(slug, key, n, seed, _lang()).svg
+    else:
+        svg = _chart_svg(slug, key, n, seed, _lang())
     return Response(svg, mimetype="image/svg+xml")
 
 
-@lru_cache(maxsize=64)
-def _chart_svg(slug: str, key: str, n: int, seed: int, lang: str) -> str:
+def _chart_values(slug: str, key: str, n: int, seed: int, lang: str) -> tuple[tuple, dict]:
+    """The arguments both chart layouts take, for one run of an experiment."""
     lesson, _ = _lesson_or_404(slug)
     exp = _experiment_or_404(lesson, key)
     outcome = _run(slug, key, n, seed, lang)
     rows = outcome.rows
     has_exact = any(r.exact is not None for r in rows)
-    return comparison_chart(
+    args = (
         render(exp.title, {}, lang),
         [r.label_text(lang) for r in rows],
         [r.exact for r in rows] if has_exact else None,
         [r.simulated or 0.0 for r in rows] if exp.simulated else None,
-        exact_label=render(exp.exact_label or EXACT, {}, lang),
-        simulated_label=render(SIMULATED, {"n": n}, lang),
-        x_title=render(exp.x_title, {}, lang) if exp.x_title else "",
-        percent=outcome.percent,
-    )  # fmt: skip
+    )
+    options = {
+        "exact_label": render(exp.exact_label or EXACT, {}, lang),
+        "simulated_label": render(SIMULATED, {"n": n}, lang),
+        "x_title": render(exp.x_title, {}, lang) if exp.x_title else "",
+        "percent": outcome.percent,
+    }
+    return args, options
+
+
+@lru_cache(maxsize=64)
+def _chart_svg(slug: str, key: str, n: int, seed: int, lang: str) -> str:
+    args, options = _chart_values(slug, key, n, seed, lang)
+    return comparison_chart(*args, **options)
+
+
+@lru_cache(maxsize=64)
+def _narrow_chart(slug: str, key: str, n: int, seed: int, lang: str) -> Chart:
+    args, options = _chart_values(slug, key, n, seed, lang)
+    return narrow_chart(*args, **options)
 
 
 # ---- games -------------------------------------------------------------------------------------------------
@@ -455,7 +481,7 @@ def designer() -> tuple[str, int]:
         # Each game of the designer's matches takes 6.6 ms (four matches): 60 keep the page under 0.5 s.
         n = read_trials(request.args.get("n"), DESIGNER_MAX_GAMES, DESIGNER_GAMES)
     except TrialsError as err:
-        n, error, status = 200, gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit), 400
+        n, error, status = DESIGNER_GAMES, gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit), 400
     if text.strip():
         try:
             dice = dice_monsters.design(text)
@@ -470,6 +496,7 @@ def designer() -> tuple[str, int]:
         dice=dice,
         error=error,
         n=n,
+        max_games=DESIGNER_MAX_GAMES,
         results=results,
         monsters=dice_monsters.MONSTERS,
         monster_names=dice_monsters.MONSTER_NAMES,

@@ -4,6 +4,10 @@ Everything a sheet needs is in its URL (a GET query string), so a teacher can bo
 always gives the same dice. A URL without a seed is sent on to the same URL with a new one. Bad settings show
 the form again with the messages (status 400), except for the JSON, which answers like the API:
 {"error": {"code": "bad_settings", "message", "fields"}} in the page's language.
+
+A seed the server picked is marked in the URL of the form and of the print view (new_seed=1): the form then shows
+it beside the links but leaves its seed box empty, so that pressing "Make" again gives new dice, while a seed the
+teacher typed stays in the box. The mark changes nothing on the sheet; the seed still names it.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ bp = Blueprint("worksheets", __name__, url_prefix="/worksheets")
 
 # The query parameters a sheet's URL may carry; anything else is ignored.
 FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key", "steps")
+NEW_SEED = "new_seed"  # the mark of a seed the server picked (see the module docstring)
 
 
 def _read() -> tuple[Settings, list[SettingsError]]:
@@ -39,14 +44,22 @@ def _read() -> tuple[Settings, list[SettingsError]]:
     return parse_settings(params, default_lang=select_locale())
 
 
-def _with_seed(endpoint: str, settings: Settings) -> Response:
-    """Redirect to `endpoint` with the settings and a new seed, so the URL names exactly this sheet."""
+def _seed_was_picked() -> bool:
+    return request.args.get(NEW_SEED) == "1"
+
+
+def _with_seed(endpoint: str, settings: Settings, mark: bool = False) -> Response:
+    """Redirect to `endpoint` with the settings and a new seed, so the URL names exactly this sheet; `mark` adds
+    the new-seed mark (for the form and the print view, whose "Change the settings" leads back to the form)."""
     worksheet = build_worksheet(settings)  # picks the seed (and warms the cache for the next request)
-    return redirect(url_for(endpoint, **worksheet.settings.query()), code=302)
+    query = worksheet.settings.query() | ({NEW_SEED: "1"} if mark else {})
+    return redirect(url_for(endpoint, **query), code=302)
 
 
 def _form(settings: Settings, errors: list[SettingsError], status: int = 200) -> tuple[str, int]:
     lang = select_locale()
+    picked = _seed_was_picked()
+    query = settings.query()
     return render_template(
         "worksheets/index.html",
         s=settings,
@@ -58,7 +71,11 @@ def _form(settings: Settings, errors: list[SettingsError], status: int = 200) ->
             "seed": MAX_SEED_LENGTH, "title": MAX_TITLE_LENGTH,
         },
         papers=PAPERS,
-        query=settings.query(),
+        query=query,
+        # A picked seed stays out of the box (Make again: new dice); "keep" puts it there, as if typed.
+        seed_value="" if picked else request.args.get("seed", settings.seed),
+        seed_picked=picked,
+        print_query=query | ({NEW_SEED: "1"} if picked else {}),
     ), status  # fmt: skip
 
 
@@ -69,7 +86,7 @@ def index() -> tuple[str, int] | Response:
     if errors:
         return _form(settings, errors, 400)
     if request.args and not settings.seed:
-        return _with_seed("worksheets.index", settings)
+        return _with_seed("worksheets.index", settings, mark=True)
     return _form(settings, [])
 
 
@@ -80,15 +97,19 @@ def print_view() -> tuple[str, int] | Response:
     if errors:
         return _form(settings, errors, 400)
     if not settings.seed:
-        return _with_seed("worksheets.print_view", settings)
+        return _with_seed("worksheets.print_view", settings, mark=True)
     worksheet = build_worksheet(settings)
     query = settings.query()
+    form_query = query | ({NEW_SEED: "1"} if _seed_was_picked() else {})
     html = worksheet_html(
         worksheet,
         stylesheet_href=url_for("static", filename="worksheets.css"),
         script_href=url_for("static", filename="worksheets.js"),
         icon_href=url_for("static", filename="favicon.svg"),
-        toolbar={"settings": url_for("worksheets.index", **query), "pdf": url_for("worksheets.pdf", **query)},
+        toolbar={
+            "settings": url_for("worksheets.index", **form_query),
+            "pdf": url_for("worksheets.pdf", **query),
+        },
     )
     return Response(html, mimetype="text/html")
 
