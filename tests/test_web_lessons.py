@@ -482,7 +482,7 @@ def test_silence_rules_let_each_player_choose_for_a_teacher_card(client):
 
 
 def test_a_whole_number_answer_is_not_said_twice(client):
-    """"正確な答え：12 = 12" says nothing: a whole answer stands alone, a fraction keeps its percent."""
+    """ "正確な答え：12 = 12" says nothing: a whole answer stands alone, a fraction keeps its percent."""
     from suji.lessons import suji_stats
 
     step = next(s for s in suji_stats.LESSON.steps() if s.key == "targets")  # the answer is 12
