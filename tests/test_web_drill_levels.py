@@ -60,3 +60,11 @@ def test_a_miss_keeps_the_best_answer_behind_a_tap(level_client):
     made = level_client.post("/drill/3/check", follow_redirects=True, data={"roll": token, "formula": "752−4²÷2"},
                              headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
     assert '<div id="best-answer">' in made and '<details id="best-answer">' not in made
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_drill_says_how_hard_the_roll_is(level_client, level):
+    html = level_client.get(f"/drill/{level}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    solution = solve(ROLL, LEVEL_OPERATORS[level])
+    expected = f"{len(solution.best)} of these targets can be made at this level; the best score is {solution.top.score}."
+    assert expected in html

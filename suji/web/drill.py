@@ -146,8 +146,10 @@ def play(level: int) -> str:
     _level_or_404(level)
     state = current_state(level) or _start(level)
     roll = _new_roll(level, state["seed"])
+    solution = solution_for(roll, level)
     return render_template(
         "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
+        makeable=len(solution.best), best_score=solution.top.score if solution.top else 0,
         token=roll_token(level, state["seed"]), formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD],
     )  # fmt: skip
 
