@@ -719,8 +719,6 @@ def cmd_worksheet(args: argparse.Namespace) -> int:
 # ---- the parser ------------------------------------------------------------------------------------------
 
 Command = Callable[[argparse.Namespace], int]
-# Other modules add their subcommands here: name -> (function adding the arguments, command).
-EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -877,8 +875,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="-", help="the file to write (- for standard output)")
     p.set_defaults(func=cmd_worksheet)
 
-    for add in EXTRA_COMMANDS:
-        add(sub)
     return parser
 
 

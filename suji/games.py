@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
@@ -94,7 +94,6 @@ class Hand:
     best_points: int = 0  # the solver's best for the dice as they ended, before costs
     best_score: int = 0  # the same after this hand's costs
     best_formula: str = ""
-    extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def roll(self) -> Roll:

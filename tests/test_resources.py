@@ -109,3 +109,17 @@ print(json.dumps({
 
 def test_this_checkout_is_the_imported_package():
     assert Path(suji.__file__).resolve().parent == REPO / "suji"
+
+
+def test_the_public_api_names_one_home_for_each_name():
+    """`from suji import …` works for every name in __all__, and the README's example holds."""
+    import suji
+
+    for name in suji.__all__:
+        assert getattr(suji, name) is not None
+    result = suji.check("21²+4+1", suji.Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6]), rerolled=3)
+    assert (result.target, result.score) == (446, 21)
+    import pytest
+
+    with pytest.raises(AttributeError):
+        suji.no_such_name  # noqa: B018

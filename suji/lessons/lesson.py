@@ -116,8 +116,3 @@ class Decision:
     prompt: Message
     options: Sequence[Option]
     params: dict[str, object] = field(default_factory=dict)
-
-
-def clamp_trials(n: int, experiment: Experiment) -> int:
-    """`n` limited to the experiment's maximum (the web layer reports the limit to the student)."""
-    return max(1, min(n, experiment.max_trials, MAX_TRIALS))

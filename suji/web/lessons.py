@@ -56,13 +56,9 @@ NARROW = "narrow"  # the chart layout for phones (see suji.lessons.charts)
 
 
 def _modules() -> dict[str, ModuleType]:
-    modules: dict[str, ModuleType] = {m.LESSON.slug: m for m in (nine_am, dice_monsters, silence, gooball)}
-    try:
-        from suji.lessons import suji_stats
-    except ImportError:  # the solver lesson needs suji.solver, written elsewhere
-        return modules
-    modules[suji_stats.LESSON.slug] = suji_stats
-    return modules
+    from suji.lessons import suji_stats
+
+    return {m.LESSON.slug: m for m in (nine_am, dice_monsters, silence, gooball, suji_stats)}
 
 
 def _lesson_or_404(slug: str) -> tuple[Lesson, ModuleType]:
