@@ -66,8 +66,21 @@ def _small_targets(page) -> list[str]:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/drill/2", "/drill/", "/games/", "/games/daily", "/games/party", "/worksheets/", "/worksheets/dice",
-     "/lessons/", "/lessons/nine-am", "/lessons/suji", "/lessons/gooball/experiment/reach", "/first/"],
+    [
+        "/",
+        "/drill/2",
+        "/drill/",
+        "/games/",
+        "/games/daily",
+        "/games/party",
+        "/worksheets/",
+        "/worksheets/dice",
+        "/lessons/",
+        "/lessons/nine-am",
+        "/lessons/suji",
+        "/lessons/gooball/experiment/reach",
+        "/first/",
+    ],
 )
 def test_everything_a_finger_taps_is_at_least_44_px(server, browser, path):
     page = browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP").new_page()
