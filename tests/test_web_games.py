@@ -691,3 +691,12 @@ def test_play_again_keeps_the_players(app, client):
     with app.app_context():
         assert [s.name for s in db.session.get(Game, new_id).seats] == ["Aki", "Ben", "Chie"]
         assert new_id != game_id
+
+
+def test_game_json_errors_have_the_apis_shape(client):
+    """{"error": {"code", "message"}} everywhere, as the API answers."""
+    response = client.get("/games/999999/advice", headers={"Accept-Language": "en"})
+    assert response.status_code == 404
+    assert response.get_json()["error"]["code"] == "no_game" and response.get_json()["error"]["message"]
+    api = client.post("/api/check", json={}).get_json()
+    assert set(api["error"]) >= {"code", "message"}

@@ -515,6 +515,11 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
     return redirect(page, code=303)
 
 
+def _json_error(code: str, message: object, status: int) -> tuple[Response, int]:
+    """The JSON error every endpoint answers with: {"error": {"code", "message"}} (as suji.web.api's)."""
+    return jsonify(error={"code": code, "message": str(message)}), status
+
+
 def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
     """Every choice of up to two dice with its odds: from the odds table, else solved live in turn (cached)."""
     return tuple(advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"], client_key()).options)
@@ -525,18 +530,18 @@ def advice(game_id: int) -> Response | tuple[str, int]:
     """The solver's advice for the current hand (JSON): the best choices with their odds and expected scores."""
     game = _own_game(game_id)
     if game is None:
-        return jsonify(error=str(NO_GAME)), 404
+        return _json_error("no_game", NO_GAME, 404)
     answer = current_answer(game)
     if game.finished or answer.status != games.OPEN:
-        return jsonify(error=str(GAME_OVER if game.finished else STALE)), 409
+        return _json_error("game_over" if game.finished else "stale", GAME_OVER if game.finished else STALE, 409)
     hand = answer.hand()
     db.session.rollback()  # the advice takes a while: hold no database transaction meanwhile
     try:
         options = _advice(hand.roll, hand.rerolled, hand.set_faces)
     except DiceError:
-        return jsonify(error=str(STALE)), 409
+        return _json_error("stale", STALE, 409)
     except AlreadyAsking:
-        return jsonify(error=str(ALREADY_ASKING)), 429
+        return _json_error("already_asking", ALREADY_ASKING, 429)
     shown = [o.to_dict(lang()) for o in options[:ADVICE_SHOWN]]
     for item, option in zip(shown, options, strict=False):
         item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]
@@ -563,7 +568,7 @@ def value(game_id: int) -> Response | tuple[Response, int]:
     """The value of a formula so far with the current hand's dice (for the live display)."""
     game = _own_game(game_id)
     if game is None:
-        return jsonify(error={"message": str(NO_GAME)}), 404
+        return _json_error("no_game", NO_GAME, 404)
     return _value_of(current_answer(game).hand())
 
 

@@ -74,7 +74,7 @@
         .then(function (data) {
           advice.classList.remove("thinking");
           adviceButton.disabled = false;
-          if (data.error) { status.textContent = data.error; return; }
+          if (data.error) { status.textContent = data.error.message || ""; return; }
           status.hidden = true;
           (data.options || []).forEach(function (option, i) {
             var item = document.createElement("li");
