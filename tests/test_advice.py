@@ -72,6 +72,7 @@ def test_options_are_sorted_best_first_and_costs_already_spent_count():
     assert answer.expected_score == max(0, best_or_none(ROLL) - 3)
 
 
+@pytest.mark.slow
 def test_two_dice_rerolls_are_listed_with_their_odds():
     roll = random_roll(2)
     advice = advise(roll)

@@ -312,6 +312,7 @@ def _suji_executable() -> str:
     return str(candidate) if candidate.exists() else shutil.which("suji") or "suji"
 
 
+@pytest.mark.slow
 def test_suji_entry_point_in_a_subprocess(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("SUJI_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
     argv = [

@@ -74,6 +74,7 @@ def test_on_track_agrees_with_brute_force(prefix, faces):
     assert set(track.targets) == expected
 
 
+@pytest.mark.slow
 def test_on_track_on_random_rolls_agrees_with_brute_force():
     for seed in (3, 8):
         roll = random_roll(seed)

@@ -90,6 +90,7 @@ def test_a_roll_and_its_rerolls_use_their_own_seeds():
     assert len(every.operator_dice) == 4
 
 
+@pytest.mark.slow
 def test_a_fresh_sample_agrees_with_the_stored_figures_within_3_standard_errors():
     # 60 new rolls from another seed: independent of the stored ones, so the difference of two estimates has
     # standard error sqrt(se₁² + se₂²).

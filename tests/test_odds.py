@@ -110,6 +110,7 @@ def built(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_a_built_part_holds_the_solvers_rows(built):
     table = open_table(built)
     numbers = list(space.number_sets())[REAL_PARTS[1]]
@@ -126,6 +127,7 @@ def test_a_built_part_holds_the_solvers_rows(built):
     assert table.best_score((1, 1, 1, 1, 1), ("+", "+", "+", "√"), (999 - 1,)) is None
 
 
+@pytest.mark.slow
 def test_the_table_is_small_and_says_what_it_is(built):
     header = open_table(built).header
     assert header["rules"] == space.rules_fingerprint() and header["rows"] == 696 * 126
@@ -140,6 +142,7 @@ def _copy_with(built: Path, tmp_path: Path, change) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_damaged_truncated_stale_or_missing_table_is_refused_with_a_reason(built, tmp_path):
     def flip_last_byte(data):
         data[-1] ^= 0xFF
@@ -168,6 +171,7 @@ def test_a_damaged_truncated_stale_or_missing_table_is_refused_with_a_reason(bui
     assert odds_table.table_or_none(tmp_path / "nowhere.suji") is None
 
 
+@pytest.mark.slow
 def test_a_rebuilt_file_is_picked_up_and_a_damaged_one_is_never_used(built, tmp_path):
     path = tmp_path / "live.suji"
     path.write_bytes(built.read_bytes())
@@ -230,6 +234,7 @@ def test_joining_refuses_a_missing_or_malformed_part(tmp_path):
     assert (status.state, status.done, status.total) == ("partial", 1, 696)
 
 
+@pytest.mark.slow
 def test_the_command_line_build_says_when_another_is_running(tmp_path):
     path = tmp_path / "odds.suji"
     with odds_build._Lock(path):
@@ -267,6 +272,7 @@ def test_advice_from_lookups_is_the_advice_of_the_live_solver():
     assert options_from_scores(found, scores, 2, 1).best.to_dict() == advise(roll, 2, 1).best.to_dict()
 
 
+@pytest.mark.slow
 def test_best_by_target_says_where_the_answer_came_from(built):
     numbers = list(space.number_sets())[REAL_PARTS[1]]
     ops = ("+", "−", "×", "×11")
@@ -278,6 +284,7 @@ def test_best_by_target_says_where_the_answer_came_from(built):
     assert custom_source == LIVE and custom == best_score_by_target((9, 9, 1, 1, 1), ops, TARGETS)
 
 
+@pytest.mark.slow
 def test_odds_show_prints_the_json_the_issue_names(built):
     numbers = list(space.number_sets())[REAL_PARTS[1]]
     args = [

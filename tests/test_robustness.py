@@ -198,6 +198,7 @@ def run_suji(*args: str | bytes, stdin: bytes | None = None) -> subprocess.Compl
      ["serve", "--threads", "0"], ["loadtest", "--threads", "0"], ["odds", "build", "--workers", "0"]],
     ids=lambda a: " ".join(x if isinstance(x, str) else repr(x) for x in a),
 )  # fmt: skip
+@pytest.mark.slow
 def test_bad_command_lines_get_one_line_and_exit_2(args):
     result = run_suji(*args)
     err = result.stderr.decode("utf-8", "replace")
@@ -206,6 +207,7 @@ def test_bad_command_lines_get_one_line_and_exit_2(args):
     assert result.stdout == b""
 
 
+@pytest.mark.slow
 def test_a_batch_reports_bad_lines_and_goes_on(tmp_path):
     good = json.dumps({"target_dice": [1, 2, 3], "number_dice": [1, 2, 3], "operator_dice": ["+"]})
     lines = [good.encode(), b"\xff\xfe not utf-8", b"[" * 100_000, b'{"number_dice": [1]}', good.encode()]
@@ -224,6 +226,7 @@ def test_a_batch_reports_bad_lines_and_goes_on(tmp_path):
 FUZZ_FORMULAS = 10_000
 
 
+@pytest.mark.slow
 def test_fuzzed_formulas_never_raise_and_keep_their_exact_value():
     """A seeded slice of the 100,000-formula fuzz: random tokens on random rolls through check()."""
     rng = random.Random("issue-12-fuzz")

@@ -261,6 +261,7 @@ def test_check_never_raises_on_bytes(data):
 # ---- properties -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(formulas(max_len=12))  # stripping tries subsets of the dice: exponential in their number
 def test_stripping_keeps_the_value_and_never_raises_the_score(faces):
@@ -281,6 +282,7 @@ def test_stripping_agrees_with_the_brute_force_reference(faces):
     assert kept in winners
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(formulas(max_len=11))
 def test_check_scores_the_stripped_formula_of_the_dice_played(faces):

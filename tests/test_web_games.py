@@ -559,6 +559,7 @@ def answer_daily_at_once(app, clients) -> list[int]:
     return statuses
 
 
+@pytest.mark.slow
 def test_many_players_answer_the_daily_puzzle_at_once(app):
     clients = [app.test_client() for _ in range(50)]
     for i, c in enumerate(clients):
@@ -641,6 +642,7 @@ def test_a_reroll_says_what_changed_and_marks_the_dice(app, client):
     assert "number die 1 (A) showing" in again  # the set-a-face menu names dice the same way
 
 
+@pytest.mark.slow
 def test_advice_names_dice_the_way_the_page_does(app, client):
     from suji.advice import Die
 

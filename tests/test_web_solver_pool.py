@@ -41,6 +41,7 @@ def test_a_broken_pool_falls_back_to_the_request_thread(monkeypatch):
     assert calls == [True, False, False]
 
 
+@pytest.mark.slow
 def test_no_pool_when_switched_off(monkeypatch):
     monkeypatch.setenv("SUJI_SOLVER_PROCESSES", "0")
     assert solver_pool.pool_size() == 0

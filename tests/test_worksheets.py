@@ -462,6 +462,7 @@ def _page_room(writer: _Writer, first: bool) -> float:
         ("letter", "ja", "mixed", "あ" * 60),
     ],
 )
+@pytest.mark.slow
 def test_pdf_pages_per_version_for_common_counts(paper, lang, level, title):
     t = sheet_texts(lang)
     for count, sizes in PAGES_PER_VERSION.items():
