@@ -56,7 +56,7 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     dialog = page.locator("#six-nine")
     expect(dialog).to_be_visible()
     shot(page, "drill-six-or-nine-360-ja")
-    dialog.get_by_role("button", name="9 として使う").click()
+    dialog.get_by_role("button", name="9として使う").click()
     expect(dialog).to_be_hidden()
     numbers.nth(1).click()  # 2
     operators.nth(0).click()  # +
@@ -94,7 +94,7 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     page.reload()
     expect(page.locator(".streak")).to_have_text("連続正解: 1")
     expect(page.locator(".streak")).to_have_text("連続正解: 1")
-    expect(page.locator(".score-line")).to_contain_text("記号の点 1 × 数字ダイス 4個 = 4点")
+    expect(page.locator(".score-line")).to_contain_text("記号の点1 × 数字ダイス4個 = 4点")
     shot(page, "result-360-ja")
 
     # Switch language on the result page: the same result, in English, and it sticks.

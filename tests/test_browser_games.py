@@ -70,7 +70,7 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     shot(page, "games-index-360-ja")
     page.select_option("#targets", "2")
     page.click("#start-solo")
-    expect(page.locator("#progress")).to_have_text("お題 1 / 2")
+    expect(page.locator("#progress")).to_have_text("お題1 / 2")
     game_id = game_id_of(page)
     before = hand_now(app, game_id)
 
@@ -110,7 +110,7 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     shot(page, "games-solo-result-360-ja")
 
     page.click("#next")
-    expect(page.locator("#progress")).to_have_text("お題 2 / 2")
+    expect(page.locator("#progress")).to_have_text("お題2 / 2")
     answer_or_give_up(page, hand_now(app, game_id))
     expect(page.locator("#final-total")).to_be_visible()
     with app.app_context():

@@ -118,7 +118,7 @@ def test_play_gooball_shows_odds_then_outcome(server, browser):
     sync_api.expect(page.locator(".odds").first).to_contain_text("とどく確率")
     shot(page, "play-gooball-before-360-ja")
     options.first.click()
-    sync_api.expect(page.locator(".outcome-panel")).to_contain_text("グーボール 1")
+    sync_api.expect(page.locator(".outcome-panel")).to_contain_text("グーボール1")
     shot(page, "play-gooball-after-360-ja")
     assert page.errors == []
 

@@ -43,7 +43,7 @@ def test_narrow_chart_text_is_phone_sized_and_fits_its_width():
     """The phone layout: 340 px wide, every text 13 px or more, long labels wrapped inside the chart."""
     labels = [
         "6 students, one on a break and a very long label that must wrap",
-        "お題が作れないときだけ数字ダイス 5 個をふりなおす（−5）",
+        "お題が作れないときだけ数字ダイス5個をふりなおす（−5）",
     ]
     chart = narrow_chart("Title", labels, [Fraction(1, 5), None], [0.21, -0.5], exact_label="exact",
                          simulated_label="simulated (1000 trials)", x_title="case")  # fmt: skip

@@ -152,4 +152,4 @@ def test_log_uses_singular_and_plural():
     ]
     game._score(1, complex(3, 0), complex(-3, 0))
     assert render(game.log[-1].message, game.log[-1].params, "en").endswith("now has 2 points.")
-    assert "1 インチ" in render(game.log[-3].message, game.log[-3].params, "ja")
+    assert "1インチ" in render(game.log[-3].message, game.log[-3].params, "ja")

@@ -68,7 +68,7 @@ def test_drill_index_lists_the_levels(client):
 
 @pytest.mark.parametrize(
     ("headers", "label", "op"),
-    [(JA, "数字ダイス 2", "記号ダイス たす"), (EN, "Number die: 2", "Operator die: plus")],
+    [(JA, "数字ダイス：2", "記号ダイス：たす"), (EN, "Number die: 2", "Operator die: plus")],
 )
 def test_drill_page_shows_the_roll_as_labelled_dice(client, fixed_roll, headers, label, op):
     html = client.get("/drill/1", headers=headers).get_data(as_text=True)
@@ -94,7 +94,7 @@ def test_check_made_target_counts_the_streak(client, fixed_roll):
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "お題の数ができた" in html and "446" in html
-    assert "記号の点 6 × 数字ダイス 4個 = 24点" in html
+    assert "記号の点6 × 数字ダイス4個 = 24点" in html
     assert "連続正解: 1" in html
     # Checking the same roll again does not count twice.
     html = client.post(

@@ -110,15 +110,15 @@ def test_a_full_url_shows_the_links_and_keeps_the_values(client):
 @pytest.mark.parametrize(
     ("query", "message_en", "message_ja"),
     [
-        ("count=0", "from 1 to 40", "1 から 40"),
-        ("count=abc", "from 1 to 40", "1 から 40"),
-        ("versions=9", "from 1 to 6", "1 から 6"),
+        ("count=0", "from 1 to 40", "1から40"),
+        ("count=abc", "from 1 to 40", "1から40"),
+        ("versions=9", "from 1 to 6", "1から6"),
         ("level=5", "1, 2, 3 or mixed", "1、2、3、mixed"),
-        ("paper=b5", "A4 or Letter", "A4 かレター"),
+        ("paper=b5", "A4 or Letter", "A4かレター"),
         ("lang=de", "Japanese or English", "日本語か英語"),
-        ("seed=" + "x" * 41, "at most 40 characters", "40 文字以内"),
-        ("seed=a%0Ab", "at most 40 characters", "40 文字以内"),
-        ("title=" + "t" * 61, "at most 60 characters", "60 文字以内"),
+        ("seed=" + "x" * 41, "at most 40 characters", "40文字以内"),
+        ("seed=a%0Ab", "at most 40 characters", "40文字以内"),
+        ("title=" + "t" * 61, "at most 60 characters", "60文字以内"),
         ("key=perhaps", "yes or no", "「はい」か「いいえ」"),
         (
             "title=Quiz%F0%9F%98%80",
@@ -142,13 +142,13 @@ def test_bad_settings_reshow_the_form_with_a_message(client, query, message_en, 
 @pytest.mark.parametrize(
     ("query", "fields", "message_en", "message_ja"),
     [
-        ("count=0", ["count"], "The number of problems must be a whole number from 1 to 40.", "1 から 40"),
+        ("count=0", ["count"], "The number of problems must be a whole number from 1 to 40.", "1から40"),
         ("level=mix", ["level"], "The level must be 1, 2, 3 or mixed.", "1、2、3、mixed"),
         ("title=%F0%9F%8C%B8", ["title"], "The PDF cannot print “🌸” in the title. Please use other characters.",
          "タイトルの「🌸」は PDF に印刷できません"),
         ("count=99&paper=b5", ["count", "paper"],
          "The number of problems must be a whole number from 1 to 40. The paper must be A4 or Letter.",
-         "40 までの整数にしてください。用紙は A4 かレターにしてください。"),
+         "40までの整数にしてください。用紙は A4かレターにしてください。"),
     ],
 )  # fmt: skip
 def test_bad_settings_of_the_json_are_a_json_error(client, query, fields, message_en, message_ja):
@@ -169,7 +169,7 @@ def test_the_json_error_follows_the_language_cookie(client):
 
 def test_mixed_level_on_the_form_and_in_the_sheet(client):
     form = get(client, "/worksheets/", "ja").get_data(as_text=True)
-    assert '<input type="radio" name="level" value="mixed"> ミックス: レベル1・2・3 を1枚に</label>' in form
+    assert '<input type="radio" name="level" value="mixed"> ミックス: レベル1・2・3を1枚に</label>' in form
     assert '<input type="radio" name="level" value="1" checked>' in form
     query = "count=6&level=mixed&seed=mx&lang=ja&paper=a4&versions=1&targets=list&title=&name=yes&key=yes"
     ready = get(client, f"/worksheets/?{query}", "ja").get_data(as_text=True)

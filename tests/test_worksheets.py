@@ -635,7 +635,7 @@ def test_cli_mixed_level(tmp_path, capsys):
 
 def test_cli_bad_settings_exit_2_with_a_message(capsys):
     assert main(["worksheet", "--count", "41", "--lang", "ja"]) == 2
-    assert "1 から 40" in capsys.readouterr().err
+    assert "1から40" in capsys.readouterr().err
     assert main(["worksheet", "--title", "Quiz 😀", "--lang", "en"]) == 2
     assert "The PDF cannot print “😀” in the title" in capsys.readouterr().err
     assert main(["worksheet", "--level", "4", "--lang", "en"]) == 2

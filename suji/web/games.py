@@ -533,7 +533,9 @@ def advice(game_id: int) -> Response | tuple[str, int]:
         return _json_error("no_game", NO_GAME, 404)
     answer = current_answer(game)
     if game.finished or answer.status != games.OPEN:
-        return _json_error("game_over" if game.finished else "stale", GAME_OVER if game.finished else STALE, 409)
+        return _json_error(
+            "game_over" if game.finished else "stale", GAME_OVER if game.finished else STALE, 409
+        )
     hand = answer.hand()
     db.session.rollback()  # the advice takes a while: hold no database transaction meanwhile
     try:

@@ -55,9 +55,10 @@
       body: JSON.stringify(body)
     }).then(function (r) { return r.json(); }).then(function (data) {
       if (data.valid && data.target !== null) {
-        result.textContent = "✓ " + data.scored_formula + " = " + data.target + " · " +
-          data.operator_points + " × " + data.number_dice_used + " = " + data.score;
+        result.textContent = "✓ " + data.scored_formula + " = " + data.target;
         show(steps.length - 1);
+        // The explanation of the score is in the guide at the top: bring it into view (a phone has scrolled).
+        guide.scrollIntoView({ behavior: "smooth", block: "start" });
       } else {
         result.textContent = data.error ? data.error.message : "✗ " + (data.value || "");
       }
