@@ -68,8 +68,9 @@ FOOTER_Y = 5 * mm  # the footer sits in the bottom margin, as in suji.worksheet_
 
 # Fonts (see the module docstring for the choice). The Japanese font's names and files come from suji.pdf_fonts;
 # they are named here too so that a test can hide the file from this module (JAPANESE_FONT_FILES).
-LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
-_SYMBOL_CHARS = frozenset("−√")
+from suji.pdf_fonts import LATIN_BOLD, LATIN_FONT, SYMBOL_CHARS, SYMBOL_FONT  # noqa: E402,F401 - one home
+
+_SYMBOL_CHARS = SYMBOL_CHARS
 
 INK = (0.1, 0.16, 0.22)
 GREY = (0.42, 0.45, 0.5)
@@ -281,60 +282,21 @@ def japanese_font() -> str:
     return pdf_fonts.japanese_font(JAPANESE_FONT_FILES)
 
 
-def _font_for(char: str, latin: str) -> str:
-    if char in _SYMBOL_CHARS:
-        return SYMBOL_FONT
-    try:
-        char.encode("cp1252")
-    except UnicodeEncodeError:
-        return japanese_font()
-    return latin
-
-
-def _runs(text: str, bold: bool) -> list[tuple[str, str]]:
-    """`text` as (font, chunk) runs, each character in a font that has it."""
-    latin = LATIN_BOLD if bold else LATIN_FONT
-    runs: list[tuple[str, str]] = []
-    for char in text:
-        font = _font_for(char, latin)
-        if runs and runs[-1][0] == font:
-            runs[-1] = (font, runs[-1][1] + char)
-        else:
-            runs.append((font, char))
-    return runs
+def _fonts() -> pdf_fonts.TextFonts:
+    """Mixed text as every PDF of the project draws it (suji.pdf_fonts), with this module's Japanese font."""
+    return pdf_fonts.TextFonts(japanese_font())
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """The printed width of `text` at `size` points."""
-    return sum(pdfmetrics.stringWidth(chunk, font, size) for font, chunk in _runs(text, bold))
+    return _fonts().width(text, size, bold)
 
 
 def draw_text(
     c: Canvas, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left"
 ) -> float:
     """Draw `text` with its baseline at y, aligned left, center or right of x; returns its width."""
-    width = text_width(text, size, bold)
-    if align == "center":
-        x -= width / 2
-    elif align == "right":
-        x -= width
-    for font, chunk in _runs(text, bold):
-        if bold and font == japanese_font():
-            # Both Japanese fonts have a single weight: filling and stroking the glyphs makes them bold.
-            obj = c.beginText(x, y)
-            obj.setFont(font, size)
-            obj.setTextRenderMode(2)
-            c.saveState()
-            c.setLineWidth(size * 0.035)
-            c.setStrokeColor(c._fillColorObj)
-            obj.textOut(chunk)
-            c.drawText(obj)
-            c.restoreState()
-        else:
-            c.setFont(font, size)
-            c.drawString(x, y, chunk)
-        x += pdfmetrics.stringWidth(chunk, font, size)
-    return width
+    return _fonts().draw(c, x, y, text, size, bold, align)
 
 
 _NO_LINE_END = frozenset("「『（【〈《")  # opening brackets stay with what they open

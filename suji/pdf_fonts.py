@@ -14,11 +14,15 @@ The few characters the CID font has and IPAGothic lacks are refused in a workshe
 from __future__ import annotations
 
 import os
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from functools import cache
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfgen.canvas import Canvas
 
 CID_FONT = "HeiseiKakuGo-W5"
 EMBEDDED_FONT = "IPAGothic"
@@ -54,3 +58,95 @@ def _register(files: tuple[str, ...]) -> str:
 def is_embedded(font: str) -> bool:
     """Whether `font` (a name from `japanese_font`) is embedded in the PDF, so its glyph widths are its own."""
     return font == EMBEDDED_FONT
+
+
+# ---- mixed text: one way of drawing it for every PDF ---------------------------------------------------------
+
+LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
+SYMBOL_CHARS = frozenset("−√")  # not in Helvetica's WinAnsi encoding; the Symbol font has both
+
+
+def is_narrow(char: str) -> bool:
+    """A character the Japanese font must draw that is not a full-width one (ū of Sūji, say)."""
+    return unicodedata.east_asian_width(char) not in ("W", "F")
+
+
+@dataclass(frozen=True)
+class TextFonts:
+    """How a PDF draws text that mixes scripts: Latin in Helvetica, − √ in Symbol, the rest in `japanese`.
+
+    `printable` says which characters the sheet may print at all; any other is drawn as "?" (an empty box of the
+    wrong width would overlap its neighbours).
+    """
+
+    japanese: str
+    printable: Callable[[str], bool] = field(default=lambda char: True)
+
+    def font_for(self, char: str, latin: str) -> str:
+        if char in SYMBOL_CHARS:
+            return SYMBOL_FONT
+        try:
+            char.encode("cp1252")
+        except UnicodeEncodeError:
+            return self.japanese
+        return latin
+
+    def runs(self, text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
+        """Split `text` into (font, chunk) runs: each character in a font that has it."""
+        latin = LATIN_BOLD if bold else LATIN_FONT
+        chunk, font = "", None
+        for char in text:
+            if not self.printable(char):
+                char = "?"
+            f = self.font_for(char, latin)
+            # Narrow characters of the CID font each get a run of their own: see advance.
+            if chunk and (f != font or (f == CID_FONT and (is_narrow(char) or is_narrow(chunk[-1])))):
+                yield font, chunk  # type: ignore[misc]
+                chunk = ""
+            font = f
+            chunk += char
+        if chunk:
+            yield font, chunk  # type: ignore[misc]
+
+    def advance(self, font: str, chunk: str, size: float, bold: bool) -> float:
+        """How far a run moves the pen. The embedded font has its own widths; ReportLab gives every character
+        of the CID font a full em, so a narrow one (ū) is placed as wide as its base letter in Helvetica, so
+        that "Sūji" does not gape."""
+        if font == CID_FONT and len(chunk) == 1 and is_narrow(chunk):
+            base = unicodedata.normalize("NFKD", chunk)[0]
+            latin = LATIN_BOLD if bold else LATIN_FONT
+            if self.font_for(base, latin) == latin:
+                return pdfmetrics.stringWidth(base, latin, size)
+            return size * 0.55
+        return pdfmetrics.stringWidth(chunk, font, size)
+
+    def width(self, text: str, size: float, bold: bool = False) -> float:
+        """The printed width of `text` at `size` points, font runs included."""
+        return sum(self.advance(font, chunk, size, bold) for font, chunk in self.runs(text, bold))
+
+    def draw(
+        self, c: Canvas, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left"
+    ) -> float:
+        """Draw `text` with its baseline at y (aligned left, center or right of x); returns the width."""
+        width = self.width(text, size, bold)
+        if align == "center":
+            x -= width / 2
+        elif align == "right":
+            x -= width
+        for font, chunk in self.runs(text, bold):
+            if bold and font == self.japanese:
+                # Both Japanese fonts have one weight: fill and stroke the glyphs for a bold look.
+                obj = c.beginText(x, y)
+                obj.setFont(font, size)
+                obj.setTextRenderMode(2)
+                c.saveState()
+                c.setLineWidth(size * 0.035)
+                c.setStrokeColor(c._fillColorObj)
+                obj.textOut(chunk)
+                c.drawText(obj)
+                c.restoreState()
+            else:
+                c.setFont(font, size)
+                c.drawString(x, y, chunk)
+            x += self.advance(font, chunk, size, bold)
+        return width

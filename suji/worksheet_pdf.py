@@ -18,20 +18,15 @@ A title too long for one line is set smaller, down to a floor, then wrapped; the
 from __future__ import annotations
 
 import io
-import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from suji.pdf_fonts import CID_FONT, japanese_font
+from suji.pdf_fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, is_narrow, japanese_font
 from suji.worksheets import MAX_PER_PAGE, SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
 
-LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
-_SYMBOL_CHARS = frozenset("−√")  # not in Helvetica's WinAnsi encoding; the Symbol font has both
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
 
 MARGIN = 14 * mm
@@ -59,83 +54,21 @@ GREY = (0.42, 0.45, 0.5)
 LIGHT = (0.93, 0.94, 0.96)
 
 
-def _font_for(char: str, latin: str) -> str:
-    if char in _SYMBOL_CHARS:
-        return SYMBOL_FONT
-    try:
-        char.encode("cp1252")
-    except UnicodeEncodeError:
-        return japanese_font()
-    return latin
-
-
-def _is_narrow(char: str) -> bool:
-    """A character the Japanese font must draw that is not a full-width one (ū of Sūji, say)."""
-    return unicodedata.east_asian_width(char) not in ("W", "F")
-
-
-def _runs(text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
-    """Split `text` into (font, chunk) runs: each character in a font that has it."""
-    latin = LATIN_BOLD if bold else LATIN_FONT
-    chunk, font = "", None
-    for char in text:
-        if not pdf_can_print(char):
-            char = "?"  # an empty box of the wrong width would overlap its neighbours
-        f = _font_for(char, latin)
-        # Narrow characters of the CID font each get a run of their own: see _advance.
-        if chunk and (f != font or (f == CID_FONT and (_is_narrow(char) or _is_narrow(chunk[-1])))):
-            yield font, chunk  # type: ignore[misc]
-            chunk = ""
-        font = f
-        chunk += char
-    if chunk:
-        yield font, chunk  # type: ignore[misc]
-
-
-def _advance(font: str, chunk: str, size: float, bold: bool) -> float:
-    """How far a run moves the pen. The embedded font has its own widths; ReportLab gives every character of
-    the CID font a full em, so a narrow one (ū) is placed as wide as its base letter in Helvetica instead, so
-    that "Sūji" does not gape."""
-    if font == CID_FONT and len(chunk) == 1 and _is_narrow(chunk):
-        base = unicodedata.normalize("NFKD", chunk)[0]
-        latin = LATIN_BOLD if bold else LATIN_FONT
-        if _font_for(base, latin) == latin:
-            return pdfmetrics.stringWidth(base, latin, size)
-        return size * 0.55
-    return pdfmetrics.stringWidth(chunk, font, size)
+def _fonts() -> TextFonts:
+    """The sheet's mixed-text drawing (suji.pdf_fonts): its Japanese font, and only what a sheet may print."""
+    return TextFonts(japanese_font(), pdf_can_print)
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """The printed width of `text` at `size` points, font runs included."""
-    return sum(_advance(font, chunk, size, bold) for font, chunk in _runs(text, bold))
+    return _fonts().width(text, size, bold)
 
 
 def draw_text(
     c: Canvas, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left"
 ) -> float:
     """Draw `text` with its baseline at y (align left, center or right of x); returns the width."""
-    width = text_width(text, size, bold)
-    if align == "center":
-        x -= width / 2
-    elif align == "right":
-        x -= width
-    for font, chunk in _runs(text, bold):
-        if bold and font == japanese_font():
-            # Both Japanese fonts have one weight: fill and stroke the glyphs for a bold look.
-            obj = c.beginText(x, y)
-            obj.setFont(font, size)
-            obj.setTextRenderMode(2)
-            c.saveState()
-            c.setLineWidth(size * 0.035)
-            c.setStrokeColor(c._fillColorObj)
-            obj.textOut(chunk)
-            c.drawText(obj)
-            c.restoreState()
-        else:
-            c.setFont(font, size)
-            c.drawString(x, y, chunk)
-        x += _advance(font, chunk, size, bold)
-    return width
+    return _fonts().draw(c, x, y, text, size, bold, align)
 
 
 _NO_LINE_START = frozenset(
@@ -154,7 +87,7 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
             line = trial
             continue
         # Only a Latin word is carried whole to the next line; next to Japanese, the break can be right here.
-        in_word = not char.isspace() and _is_narrow(char) and _is_narrow(line[-1])
+        in_word = not char.isspace() and is_narrow(char) and is_narrow(line[-1])
         cut = line.rfind(" ") if in_word else -1
         if char.isspace():
             lines.append(line)

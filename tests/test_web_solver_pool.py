@@ -27,13 +27,15 @@ def test_a_broken_pool_falls_back_to_the_request_thread(monkeypatch):
     monkeypatch.setattr(solver_pool, "_failed", False)
     calls = []
 
-    def flaky_advise(roll, rerolled=0, set_faces=0, workers=1, executor=None):
+    real_best_scores = solver_pool.best_scores
+
+    def flaky_best_scores(roll, keys, workers=1, executor=None, table=None):
         calls.append(executor is not None)
         if executor is not None:
             raise BrokenProcessPool("a worker died")
-        return advise(roll, rerolled, set_faces)
+        return real_best_scores(roll, keys)
 
-    monkeypatch.setattr(solver_pool, "advise", flaky_advise)
+    monkeypatch.setattr(solver_pool, "best_scores", flaky_best_scores)
     roll = random_roll(5)
     result = solver_pool.advise_on_pool(roll)
     assert calls == [True, False] and result.options

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
-from suji.advice import Advice, advise, best_scores, choices, options_from_scores
+from suji.advice import Advice, best_scores, choices, options_from_scores
 from suji.dice import Roll
 from suji.odds import table_or_none
 
@@ -72,20 +72,9 @@ def _shared_pool(size: int) -> ProcessPoolExecutor:
 
 
 def advise_on_pool(roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Advice:
-    """suji.advice.advise, with the outcomes solved on the shared pool when there is one."""
-    global _failed, _pool
-    size = pool_size()
-    if size < 1 or _failed:
-        return advise(roll, rerolled, set_faces)
-    try:
-        return advise(roll, rerolled, set_faces, workers=size, executor=_shared_pool(size))
-    except (BrokenProcessPool, RuntimeError, OSError) as error:
-        log.warning("solver pool unusable (%s); advice is worked out in-process from now on", error)
-        with _lock:
-            _failed, broken, _pool = True, _pool, None
-        if broken is not None:
-            broken.shutdown(wait=False, cancel_futures=True)
-        return advise(roll, rerolled, set_faces)
+    """suji.advice.advise, with the outcomes solved on the shared pool when there is one (no table, no cache)."""
+    found = choices(roll)
+    return options_from_scores(found, _live_outcome_scores(roll, found.keys()), rerolled, set_faces)
 
 
 def _live_outcome_scores(roll: Roll, keys: list) -> dict:
