@@ -133,7 +133,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = check(args.formula, roll, rerolled=args.rerolled, set_faces=args.set_faces)
     from suji.working import checked_working
 
-    steps = checked_working(result, lang) if args.steps else None
+    steps = checked_working(result, lang, roll) if args.steps else None
     if args.json:
         data = result.to_dict(lang)
         if args.steps:

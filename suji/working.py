@@ -502,7 +502,7 @@ def working(faces: Sequence[Face]) -> Working:
     return Working(faces, board.start, tuple(board.steps), to_sympy(total))
 
 
-def checked_working(result: object, lang: str = "en") -> dict | None:
+def checked_working(result: object, lang: str = "en", roll: object = None) -> dict | None:
     """The working of a checked formula (a suji.scoring.CheckResult) and of its scored, stripped form.
 
     {"formula": Working.to_dict, "scored_formula": the same for the stripped formula, or None when no die was
@@ -512,7 +512,10 @@ def checked_working(result: object, lang: str = "en") -> dict | None:
         return None
     faces = tuple(d.face for d in result.dice)  # type: ignore[attr-defined]
     kept = tuple(faces[i] for i in result.kept)  # type: ignore[attr-defined]
+    numbers = getattr(roll, "number_dice", ())
     return {
         "formula": working(faces).to_dict(lang),
         "scored_formula": working(kept).to_dict(lang) if kept != faces else None,
+        # A 9 in the formula with no die showing 9: a 6 turned upside down (the working starts from the 9).
+        "six_as_nine": 9 in faces and 9 not in numbers and 6 in numbers,
     }

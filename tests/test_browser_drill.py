@@ -166,6 +166,7 @@ def test_a_wrong_value_opens_the_working(server, browser):
     sync_api.expect(lines.last).to_contain_text("125 − 1 = 124")
     sync_api.expect(lines.last.locator("mark")).to_have_text("124")
     sync_api.expect(panel).to_contain_text("左から順")  # the reason, in Japanese
+    sync_api.expect(panel).to_contain_text("6のダイスをさかさまに")  # 92 was made with the 6 read as 9
     shot(page, "result-working-360-ja")
     box = panel.bounding_box()
     assert box and box["width"] <= 360

@@ -53,6 +53,7 @@ def answer_or_give_up(page, hand: games.Hand) -> bool:
     """Type the solver's best formula and answer; give up when no target can be made. True if answered."""
     points, formula = games.best_for(hand.roll)
     if not formula:
+        page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
         page.click("#give-up")
         return False
     page.fill("#formula", formula)
@@ -147,6 +148,7 @@ def test_two_players_play_a_round_on_a_big_screen(served, browser):
     expect(page.locator("#whose-turn")).to_have_text("Ben's turn")
     ben = hand_now(app, game_id)
     assert ben.target_dice == aki.target_dice  # the target stays for the round
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
     page.click("#give-up")
 
     expect(page.locator("#winner")).to_be_visible()
@@ -175,8 +177,23 @@ def test_the_daily_puzzle_on_a_phone(served, browser):
     page.fill("#nickname", "さくら")
     page.click("#save-nickname")
     expect(page.locator(".flash-info")).to_have_text("名前をほぞんしました。")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
     page.click("#give-up")
     expect(page.locator("#leaderboard tr.me td").nth(1)).to_contain_text("さくら")
     expect(page.locator("#leaderboard tr.me .you")).to_have_text("（あなた）")
     shot(page, "games-daily-360-ja")
     assert errors == []
+
+
+def test_giving_up_asks_first(served, browser):
+    """"Give up" sits right under "Answer": it asks, and "no" keeps the target open."""
+    app, base = served
+    page, errors = new_page(browser, 360, "en-US")
+    page.goto(f"{base}/games/")
+    page.click("#start-solo")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#give-up")
+    sync_api.expect(page.locator("#answer")).to_be_visible()
+    assert asked == ["Give up this target? It scores 0 points."]
+    assert hand_now(app, game_id_of(page)).status == games.OPEN

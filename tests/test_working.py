@@ -15,7 +15,7 @@ from suji.exact import evaluate, to_sympy
 from suji.formula import format_faces, parse
 from suji.i18n import LANGUAGES
 from suji.scoring import check
-from suji.working import NUMBER, PHASES, REASONS, Working, pretty, working
+from suji.working import NUMBER, PHASES, REASONS, Working, checked_working, pretty, working
 
 
 def summary(w: Working) -> list[tuple]:
@@ -372,3 +372,14 @@ def test_the_api_gives_the_working_when_asked(client):
     assert client.post("/api/check", json={**body, "steps": "yes"}).status_code == 400
     invalid = client.post("/api/check", json={**body, "formula": "2++3", "steps": True}).get_json()
     assert invalid["steps"] is None
+
+
+def test_the_working_says_when_a_6_was_read_as_9():
+    from suji.dice import Roll
+    from suji.scoring import check
+
+    roll = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
+    assert checked_working(check("92+33", roll), "en", roll)["six_as_nine"]
+    assert not checked_working(check("62+33", roll), "en", roll)["six_as_nine"]
+    custom = Roll.of([9, 2, 3, 3, 1], ["+"], target=125)
+    assert not checked_working(check("92+33", custom), "en", custom)["six_as_nine"]

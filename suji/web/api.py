@@ -162,7 +162,7 @@ def check_formula() -> Response:
     result = check(formula, roll, rerolled=rerolled, set_faces=set_faces)
     data = result.to_dict(req.lang)
     if steps:  # as `suji check --json --steps`: the working of the formula and of its scored form
-        data["steps"] = checked_working(result, req.lang)
+        data["steps"] = checked_working(result, req.lang, roll)
     return jsonify(data)
 
 

@@ -120,7 +120,7 @@ def _page_lang() -> str:
 
 def formula_working(formula: str, roll: Roll) -> dict | None:
     """The working of a formula checked against a roll (None when it is not a valid formula), for a page."""
-    return checked_working(check(formula, roll), _page_lang())
+    return checked_working(check(formula, roll), _page_lang(), roll)
 
 
 @bp.app_context_processor
@@ -218,7 +218,7 @@ def result(level: int) -> str | Response:
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
         formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
-        steps=checked_working(result, _page_lang()),
+        steps=checked_working(result, _page_lang(), roll),
     )  # fmt: skip
 
 

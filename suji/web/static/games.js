@@ -7,6 +7,13 @@
   if (!game) return;
   var lang = document.documentElement.lang;
 
+  // ---- giving up is final: ask once (the button sits right under "Answer") ----
+  Array.prototype.forEach.call(document.querySelectorAll("form.give-up[data-confirm]"), function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+
   // ---- times in the reader's own time zone (the server wrote them in the puzzle's) ----
   Array.prototype.forEach.call(document.querySelectorAll("time.local-time"), function (el) {
     var when = new Date(el.getAttribute("datetime"));
