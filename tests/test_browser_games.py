@@ -186,7 +186,7 @@ def test_the_daily_puzzle_on_a_phone(served, browser):
 
 
 def test_giving_up_asks_first(served, browser):
-    """"Give up" sits right under "Answer": it asks, and "no" keeps the target open."""
+    """ "Give up" sits right under "Answer": it asks, and "no" keeps the target open."""
     app, base = served
     page, errors = new_page(browser, 360, "en-US")
     page.goto(f"{base}/games/")
