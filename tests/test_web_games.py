@@ -702,3 +702,12 @@ def test_game_json_errors_have_the_apis_shape(client):
     assert response.get_json()["error"]["code"] == "no_game" and response.get_json()["error"]["message"]
     api = client.post("/api/check", json={}).get_json()
     assert set(api["error"]) >= {"code", "message"}
+
+
+def test_history_dates_follow_the_daily_puzzles_calendar(app):
+    from datetime import datetime
+
+    with app.test_request_context():
+        # 20:00 UTC on 30 November is already 1 December in Japan, the daily puzzle's time zone.
+        assert web_games.local_day(datetime(2026, 11, 30, 20, 0)) == "2026-12-01"
+        assert web_games.local_day(datetime(2026, 11, 30, 10, 0)) == "2026-11-30"

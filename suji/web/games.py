@@ -419,7 +419,14 @@ def _announce_changes() -> None:
 
 @bp.context_processor
 def _die_names() -> dict:
-    return {"die_name": _die_label}
+    return {"die_name": _die_label, "local_day": local_day}
+
+
+def local_day(moment: datetime) -> str:
+    """The calendar day of a stored moment (UTC in the database) in the daily puzzle's time zone, as the
+    daily puzzle counts days: one calendar for every date a player sees."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo("UTC"))
+    return aware.astimezone(daily_zone()).date().isoformat()
 
 
 def _makeable(hand: Hand) -> bool:
