@@ -60,6 +60,18 @@ def test_the_first_puzzle_step_by_step(server, browser, locale, nine, finish):
     assert not errors, errors
 
 
+def test_the_first_puzzle_says_how_to_get_back_on_the_path(server, browser):
+    expect = sync_api.expect
+    page = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US").new_page()
+    page.goto(f"{server}/first/")
+    page.locator("#guide li").nth(0).get_by_role("button").click()
+    page.locator("button.die-number").nth(0).click()
+    page.locator("#six-nine").get_by_role("button", name="Use it as 6").click()  # the guide asked for 9
+    expect(page.locator("#first-result")).to_contain_text("press Undo")
+    page.locator("#undo").click()
+    expect(page.locator("#first-result")).to_have_text("")
+
+
 def test_the_first_puzzle_can_be_skipped(server, browser):
     page = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US").new_page()
     page.goto(f"{server}/first/")

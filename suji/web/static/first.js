@@ -31,8 +31,16 @@
     }).replace(/＋/g, "+");
   }
 
+  // Where the formula leaves the guide's path (a 6 kept as 6, another die), say how to get back on it.
+  function offPath(formula) {
+    var expected = steps[current] && steps[current].getAttribute("data-when");
+    if (!expected || !formula) return false;
+    return expected.indexOf(formula) !== 0 && formula.indexOf(expected) !== 0;
+  }
+
   function follow() {
     var formula = plain(input.value);
+    result.textContent = offPath(formula) ? guide.getAttribute("data-off-path") : "";
     // Step i asks for the formula in its data-when; once the formula is there, the next step shows.
     for (var i = steps.length - 1; i > 0; i--) {
       if (steps[i].getAttribute("data-when") === formula) {
