@@ -220,15 +220,16 @@ class Choices:
     """
 
     roll: Roll
-    rerolls: tuple[tuple[tuple[Die, ...], Counter], ...]
-    sets: tuple[tuple[Die, int | str], ...]
+    # Each re-roll choice with its outcomes as (how many ways, the roll it leads to); each set face likewise.
+    rerolls: tuple[tuple[tuple[Die, ...], tuple[tuple[int, RollKey], ...]], ...]
+    sets: tuple[tuple[Die, int | str, RollKey], ...]
 
     def keys(self) -> list[RollKey]:
         """Every roll any choice can lead to (the roll itself first), each once."""
         keys = [_key(self.roll)]
-        for chosen, outcomes in self.rerolls:
-            keys.extend(_changed_key(self.roll, dict(zip(chosen, f, strict=True))) for f in outcomes)
-        keys.extend(_changed_key(self.roll, {die: face}) for die, face in self.sets)
+        for _, outcomes in self.rerolls:
+            keys.extend(key for _, key in outcomes)
+        keys.extend(key for _, _, key in self.sets)
         return list(dict.fromkeys(keys))
 
 
@@ -245,8 +246,16 @@ def choices(roll: Roll, max_rerolled: int = MAX_REROLLED) -> Choices:
             if key not in seen:
                 seen.add(key)
                 chosen_sets.append((a, b))
-    rerolls = tuple((chosen, Counter(product(*(d.faces for d in chosen)))) for chosen in chosen_sets)
-    sets = tuple((die, face) for die in distinct for face in dict.fromkeys(die.faces) if face != die.face)
+    # The roll each outcome leads to is worked out once, here: the keys and the odds both read it.
+    rerolls = tuple(
+        (chosen, tuple((count, _changed_key(roll, dict(zip(chosen, faces, strict=True))))
+                       for faces, count in Counter(product(*(d.faces for d in chosen))).items()))
+        for chosen in chosen_sets
+    )  # fmt: skip
+    sets = tuple(
+        (die, face, _changed_key(roll, {die: face}))
+        for die in distinct for face in dict.fromkeys(die.faces) if face != die.face
+    )  # fmt: skip
     return Choices(roll, rerolls, sets)
 
 
@@ -266,17 +275,17 @@ def options_from_scores(
     ]
     for chosen, outcomes in found.rerolls:
         cost = REROLL_COST * len(chosen)
-        total = sum(outcomes.values())
+        total = sum(count for count, _ in outcomes)
         # Whole counts first, one Fraction per option at the end: exact, and cheap enough for a lookup path.
         made, expected = 0, 0
-        for faces, count in outcomes.items():
-            score = scores[_changed_key(roll, dict(zip(chosen, faces, strict=True)))]
+        for count, key in outcomes:
+            score = scores[key]
             if score is not None:
                 made += count
             expected += count * after(score, cost)
         options.append(Option("reroll", chosen, None, cost, Fraction(made, total), Fraction(expected, total)))
-    for die, face in found.sets:
-        score = scores[_changed_key(roll, {die: face})]
+    for die, face, key in found.sets:
+        score = scores[key]
         made_now = Fraction(int(score is not None))
         options.append(
             Option("set", (die,), face, SET_FACE_COST, made_now, Fraction(after(score, SET_FACE_COST)))

@@ -315,32 +315,40 @@ ROUTE_CALLS = 3
 
 @register("routes")
 def bench_routes(rolls: int, seed: int) -> list[Timing]:
-    """The heaviest accepted request of each computing route, through the app, beside POST /api/check."""
-    import tempfile
+    """The heaviest accepted request of each computing route, through `suji serve`, beside POST /api/check.
 
-    os.environ.setdefault("SUJI_INSTANCE_PATH", tempfile.mkdtemp(prefix="suji-bench-"))
-    from suji.web import create_app
+    The server runs in its own process as in production (suji.loadtest starts it), so the figures include
+    waitress, the session and the CSRF check, like a browser's.
+    """
+    from urllib.parse import quote
 
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "bench"})
-    client = app.test_client()
+    from suji import loadtest
 
-    def request(method: str, path: str, body: dict | None, i: int) -> object:
-        url = path.format(i=f"{seed}{i}")
-        response = client.get(url) if method == "GET" else client.post(url, json=body)
-        if response.status_code != 200:
-            raise RuntimeError(f"{url}: {response.status_code}")
-        return response
+    port = loadtest.free_port()
+    server = loadtest.start_server(port, 4)
+    try:
+        client = loadtest.Client(port)
 
-    check_body = {"formula": "21²+4+1", "target_dice": [4, 4, 6], "number_dice": [2, 1, 4, 1, 3],
-                  "operator_dice": ["+", "+", "²", "−"]}  # fmt: skip
-    request("POST", "/api/check", check_body, 0)  # warm up imports, the grammar and the catalogs
-    rows = [time_calls("baseline: POST /api/check", lambda i: request("POST", "/api/check", check_body, i),
-                       [(i,) for i in range(20)])]  # fmt: skip
-    for name, method, path, body in WORST_REQUESTS:
-        calls = [(i,) for i in range(ROUTE_CALLS)]
-        rows.append(time_calls(name, lambda i, m=method, p=path, b=body: request(m, p, b, i), calls))
-        rows[-1].key = "route"
-    return rows
+        def request(method: str, path: str, body: dict | None, i: int) -> None:
+            url = quote(path.format(i=f"{seed}{i}"), safe="/?=&+")
+            data = json.dumps(body, ensure_ascii=False).encode("utf-8") if body is not None else None
+            status = client.fetch(method, url, data)
+            if status != 200:
+                raise RuntimeError(f"{url}: {status}")
+
+        check_body = {"formula": "21²+4+1", "target_dice": [4, 4, 6], "number_dice": [2, 1, 4, 1, 3],
+                      "operator_dice": ["+", "+", "²", "−"]}  # fmt: skip
+        request("POST", "/api/check", check_body, 0)  # warm up imports, the grammar and the catalogs
+        rows = [time_calls("baseline: POST /api/check", lambda i: request("POST", "/api/check", check_body, i),
+                           [(i,) for i in range(20)])]  # fmt: skip
+        for name, method, path, body in WORST_REQUESTS:
+            calls = [(i,) for i in range(ROUTE_CALLS)]
+            rows.append(time_calls(name, lambda i, m=method, p=path, b=body: request(m, p, b, i), calls))
+            rows[-1].key = "route"
+        return rows
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def goals(rows: Sequence[Timing]) -> list[str]:

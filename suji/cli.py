@@ -681,20 +681,14 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
 def cmd_dice_nets(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from suji.worksheets import CLI_TEXT as SHEET_TEXT
+    from suji.worksheets import output_path_problem
 
     lang = args.lang or default_language()
     output = args.output
-    if output != "-":
-        target = Path(output)
-        problem = None
-        if target.is_dir():
-            problem = translate(SHEET_TEXT["output_is_dir"], lang, path=output)
-        elif not target.parent.is_dir():
-            problem = translate(SHEET_TEXT["no_folder"], lang, path=str(target.parent))
-        if problem:
-            print(f"suji: {problem}", file=sys.stderr)
-            return 2
+    problem = output_path_problem(output, lang)
+    if problem:
+        print(f"suji: {problem}", file=sys.stderr)
+        return 2
     from suji.dice_nets import dice_nets_pdf  # ReportLab only here
 
     data = dice_nets_pdf(lang, args.paper)

@@ -134,6 +134,18 @@ class Client:
             "Accept-Language": "ja",
         }
 
+    def fetch(self, method: str, path: str, body: bytes | None = None) -> int:
+        """One request on the keep-alive connection; the status (the body is read and dropped)."""
+        headers = (
+            self.headers
+            if body is not None
+            else {k: v for k, v in self.headers.items() if k != "Content-Type"}
+        )
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        response.read()
+        return response.status
+
     def check(self, body: bytes, path: str = "/api/check") -> bool:
         """POST to `path` (/api/check) once; True when the answer is 200 with a JSON object."""
         self.connection.request("POST", path, body=body, headers=self.headers)

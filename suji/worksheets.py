@@ -456,10 +456,26 @@ CLI_TEXT = {
 }
 
 
+def output_path_problem(output: str, lang: str) -> str | None:
+    """Why a file of print (a sheet, the dice nets) cannot be written at `output`, or None ("-": stdout)."""
+    import os
+    from pathlib import Path
+
+    if output == "-":
+        return None
+    target = Path(output)
+    if target.is_dir():
+        return translate(CLI_TEXT["output_is_dir"], lang, path=output)
+    if not target.parent.is_dir():
+        return translate(CLI_TEXT["no_folder"], lang, path=str(target.parent))
+    if not os.access(target.parent, os.W_OK):
+        return translate(CLI_TEXT["not_writable"], lang, path=str(target.parent))
+    return None
+
+
 def run_cli(args: object, lang: str) -> int:
     """`suji worksheet`: validate the options like the web form, build the sheet, write pdf, html or json."""
     import json
-    import os
     import sys
     from pathlib import Path
 
@@ -482,19 +498,11 @@ def run_cli(args: object, lang: str) -> int:
     )
     if fmt not in ("pdf", "html", "json"):
         fmt = "json"
-    if output != "-":
-        # Checked before the sheet is built, so a typo in the path costs nothing.
-        target = Path(output)
-        problem = None
-        if target.is_dir():
-            problem = translate(CLI_TEXT["output_is_dir"], lang, path=output)
-        elif not target.parent.is_dir():
-            problem = translate(CLI_TEXT["no_folder"], lang, path=str(target.parent))
-        elif not os.access(target.parent, os.W_OK):
-            problem = translate(CLI_TEXT["not_writable"], lang, path=str(target.parent))
-        if problem:
-            print(f"suji: {problem}", file=sys.stderr)
-            return 2
+    # Checked before the sheet is built, so a typo in the path costs nothing.
+    problem = output_path_problem(output, lang)
+    if problem:
+        print(f"suji: {problem}", file=sys.stderr)
+        return 2
     worksheet = build_worksheet(settings)
     if fmt == "pdf":
         from suji.worksheet_pdf import worksheet_pdf
