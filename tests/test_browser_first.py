@@ -67,9 +67,10 @@ def test_the_first_puzzle_says_how_to_get_back_on_the_path(server, browser):
     page.locator("#guide li").nth(0).get_by_role("button").click()
     page.locator("button.die-number").nth(0).click()
     page.locator("#six-nine").get_by_role("button", name="Use it as 6").click()  # the guide asked for 9
-    expect(page.locator("#first-result")).to_contain_text("press Undo")
+    expect(page.locator("#guide-note")).to_contain_text("press Undo")
+    expect(page.locator("#guide-note")).to_be_in_viewport()
     page.locator("#undo").click()
-    expect(page.locator("#first-result")).to_have_text("")
+    expect(page.locator("#guide-note")).to_have_text("")
 
 
 def test_the_first_puzzle_can_be_skipped(server, browser):

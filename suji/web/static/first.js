@@ -10,6 +10,7 @@
   var output = document.getElementById("live-value");
   var checkButton = document.getElementById("check");
   var result = document.getElementById("first-result");
+  var note = document.getElementById("guide-note");
   var csrfToken = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
   var steps = Array.prototype.slice.call(guide.querySelectorAll("li[data-step]"));
   var current = 0;
@@ -40,7 +41,8 @@
 
   function follow() {
     var formula = plain(input.value);
-    result.textContent = offPath(formula) ? guide.getAttribute("data-off-path") : "";
+    // Said right under the guide's step, where the student is looking (the result line is further down).
+    note.textContent = offPath(formula) ? guide.getAttribute("data-off-path") : "";
     // Step i asks for the formula in its data-when; once the formula is there, the next step shows.
     for (var i = steps.length - 1; i > 0; i--) {
       if (steps[i].getAttribute("data-when") === formula) {
