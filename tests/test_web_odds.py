@@ -103,7 +103,13 @@ def test_the_suji_lesson_simulates_fresh_rolls_by_lookup(monkeypatch, table_path
     monkeypatch.setenv("SUJI_ODDS_PATH", str(table_path))
     records, source = suji_stats.fresh_or_stored(50, 7)
     assert source == suji_stats.TABLE and len(records) == 50
-    assert records != suji_stats.fresh_or_stored(50, 8)[0] or all(r == (None, None, None) for r in records)
+    # Each record is that seeded roll's own row of the table (the rolls of another seed are other rolls).
+    table = odds_table.open_table(table_path)
+    rolls = [suji_stats.random_roll(suji_stats.roll_seed(7, i)) for i in range(50)]
+    assert [r[0] for r in records] == [
+        table.best_score(r.number_dice, r.operator_dice, r.targets) for r in rolls
+    ]
+    assert rolls != [suji_stats.random_roll(suji_stats.roll_seed(8, i)) for i in range(50)]
     outcome = suji_stats._run_reach(50, 7, "en")
     assert outcome.rows[0].exact == suji_stats.exact_reach() and "odds table" in outcome.note
     advice = suji_stats._run_advice(5, 7, "ja")
