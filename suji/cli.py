@@ -12,8 +12,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from suji.dice import DiceError, Roll, random_roll
-from suji.i18n import LANGUAGES, N_, translate
+from suji.core.i18n import LANGUAGES, N_, translate
+from suji.rules.dice import DiceError, Roll, random_roll
 
 # Messages for dice given on the command line or to the API.
 DICE_MESSAGES = {
@@ -29,7 +29,7 @@ DICE_MESSAGES = {
 
 def dice_error_message(error: DiceError, lang: str) -> str:
     """A DiceError in the user's language."""
-    from suji.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
+    from suji.rules.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
 
     limits = {"numbers": MAX_NUMBER_DICE, "operators": MAX_OPERATOR_DICE, "targets": MAX_TARGET_DICE}
     return translate(DICE_MESSAGES[error.code], lang, detail=error.detail, **limits)
@@ -125,13 +125,13 @@ def print_working(data: dict, lang: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from suji.formula import COLUMN_MESSAGE
-    from suji.scoring import REROLL_COST, SET_FACE_COST, check
+    from suji.rules.formula import COLUMN_MESSAGE
+    from suji.rules.scoring import REROLL_COST, SET_FACE_COST, check
 
     lang = args.lang or default_language()
     roll = roll_from_args(args)
     result = check(args.formula, roll, rerolled=args.rerolled, set_faces=args.set_faces)
-    from suji.working import checked_working
+    from suji.rules.working import checked_working
 
     steps = checked_working(result, lang, roll) if args.steps else None
     if args.json:
@@ -202,7 +202,7 @@ SOLVE_TEXT = {
 
 
 def _solve_dict(roll: Roll, level: int | None) -> dict:
-    from suji.solver import LEVEL_OPERATORS, solve
+    from suji.solver.search import LEVEL_OPERATORS, solve
 
     return solve(roll, LEVEL_OPERATORS[level] if level else None).to_dict()
 
@@ -302,8 +302,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from suji.hints import hints, on_track
-    from suji.solver import solve
+    from suji.solver.hints import hints, on_track
+    from suji.solver.search import solve
 
     lang = args.lang or default_language()
     roll = roll_from_args(args)
@@ -323,7 +323,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from suji.advice import ADVICE_TEXT, advise
+    from suji.solver.advice import ADVICE_TEXT, advise
 
     lang = args.lang or default_language()
     roll = roll_from_args(args)
@@ -407,7 +407,7 @@ def _progress_line(progress: object, lang: str, width: int = 30) -> str:
 def _odds_path(args: argparse.Namespace):
     from pathlib import Path
 
-    from suji.odds import default_path
+    from suji.solver.odds import default_path
 
     return Path(args.path).expanduser() if args.path else default_path()
 
@@ -416,8 +416,8 @@ def cmd_odds_build(args: argparse.Namespace) -> int:
     import signal
     import time
 
-    from suji.odds import TableError
-    from suji.odds.build import BuildStopped, build
+    from suji.solver.odds import TableError
+    from suji.solver.odds.build import BuildStopped, build
 
     lang = args.lang or default_language()
     path = _odds_path(args)
@@ -457,7 +457,7 @@ def cmd_odds_build(args: argparse.Namespace) -> int:
 
 
 def cmd_odds_show(args: argparse.Namespace) -> int:
-    from suji.odds import TABLE, TableError, best_by_target, open_table
+    from suji.solver.odds import TABLE, TableError, best_by_target, open_table
 
     lang = args.lang or default_language()
     roll = Roll.of(number_dice=args.number_dice, operator_dice=args.operator_dice, target_dice=(1,))
@@ -489,7 +489,7 @@ def cmd_odds_show(args: argparse.Namespace) -> int:
     if not best:
         print(translate(ODDS_TEXT["show_none"], lang))
         return 1
-    from suji.odds import target_list
+    from suji.solver.odds import target_list
 
     print(translate(ODDS_TEXT["show_count"], lang, count=len(best), total=len(target_list())))
     for target, score in sorted(best.items()):
@@ -498,8 +498,8 @@ def cmd_odds_show(args: argparse.Namespace) -> int:
 
 
 def cmd_odds_status(args: argparse.Namespace) -> int:
-    from suji.odds import TableError, open_table
-    from suji.odds.build import build_running, part_status
+    from suji.solver.odds import TableError, open_table
+    from suji.solver.odds.build import build_running, part_status
 
     lang = args.lang or default_language()
     path = _odds_path(args)
@@ -535,8 +535,14 @@ def cmd_odds_status(args: argparse.Namespace) -> int:
 def cmd_odds_facts(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from suji.odds import TableError, open_table
-    from suji.odds.facts import FACTS_FILE, compute_facts, hardest_and_easiest, stored_facts, write_facts
+    from suji.solver.odds import TableError, open_table
+    from suji.solver.odds.facts import (
+        FACTS_FILE,
+        compute_facts,
+        hardest_and_easiest,
+        stored_facts,
+        write_facts,
+    )
 
     lang = args.lang or default_language()
     path = _odds_path(args)
@@ -592,7 +598,7 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_i18n(args: argparse.Namespace) -> int:
-    from suji import catalogs
+    from suji.dev import catalogs
 
     if args.action in ("extract", "all"):
         catalogs.extract()
@@ -615,7 +621,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from suji import bench
+    from suji.dev import bench
 
     return bench.main(args)
 
@@ -665,7 +671,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_loadtest(args: argparse.Namespace) -> int:
-    from suji import loadtest
+    from suji.dev import loadtest
 
     if args.requests < 1 or args.clients < 1 or not 1 <= args.threads <= 64 or args.time_limit <= 0:
         print("suji loadtest: --requests, --clients and --time-limit must be positive, --threads 1 to 64",
@@ -681,7 +687,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
 def cmd_dice_nets(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from suji.worksheets import output_path_problem
+    from suji.worksheets.sheet import output_path_problem
 
     lang = args.lang or default_language()
     output = args.output
@@ -689,7 +695,7 @@ def cmd_dice_nets(args: argparse.Namespace) -> int:
     if problem:
         print(f"suji: {problem}", file=sys.stderr)
         return 2
-    from suji.dice_nets import dice_nets_pdf  # ReportLab only here
+    from suji.worksheets.dice_nets import dice_nets_pdf  # ReportLab only here
 
     data = dice_nets_pdf(lang, args.paper)
     if output == "-":
@@ -705,7 +711,7 @@ def cmd_dice_nets(args: argparse.Namespace) -> int:
 
 
 def cmd_worksheet(args: argparse.Namespace) -> int:
-    from suji.worksheets import run_cli  # imports ReportLab only for a PDF
+    from suji.worksheets.sheet import run_cli  # imports ReportLab only for a PDF
 
     return run_cli(args, args.lang or default_language())
 

@@ -1,6 +1,6 @@
 """Independent references for the tests: an evaluator, a brute-force stripper and Hypothesis strategies.
 
-Written from RULES.md alone, without suji.exact or the Lark grammar, so the tests compare two implementations.
+Written from RULES.md alone, without suji.rules.exact or the Lark grammar, so the tests compare two implementations.
 The evaluator is a precedence-climbing pass over the faces with SymPy numbers: + − at level 1, the leading
 sign at level 1½ (it negates the first term only), × ÷ and the postfix constant dice ×10 ×11 ×12 at level 2,
 √ and ² bound to their number.
@@ -14,7 +14,7 @@ import sympy
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from suji.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE
+from suji.rules.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE
 
 DIGITS = tuple(range(1, 10))
 BINARY = {"+": 1, "−": 1, "×": 2, "÷": 2}

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from suji.advice import advise, roll_dice
-from suji.dice import NUMBER_DIE_B, OPERATOR_DIE_A, DiceError, Roll, random_roll
-from suji.solver import solve
+from suji.rules.dice import NUMBER_DIE_B, OPERATOR_DIE_A, DiceError, Roll, random_roll
+from suji.solver.advice import advise, roll_dice
+from suji.solver.search import solve
 
 ROLL = Roll.of(number_dice=[2, 1, 3, 1, 4], operator_dice=["+", "+", "−", "²"], target_dice=[4, 4, 6])
 

@@ -1,4 +1,4 @@
-"""suji.bench: a quick smoke run of `suji bench`, and the pieces it is built from."""
+"""suji.dev.bench: a quick smoke run of `suji bench`, and the pieces it is built from."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from suji import bench
 from suji.cli import main
-from suji.exact import evaluate, is_formula
-from suji.formula import parse
-from suji.scoring import check, formula_score, strip_redundant
+from suji.dev import bench
+from suji.rules.exact import evaluate, is_formula
+from suji.rules.formula import parse
+from suji.rules.scoring import check, formula_score, strip_redundant
 
 ROW = re.compile(r"^(?P<name>.+?)\s+(?P<count>\d+)\s+(?P<median>\d+\.\d{3})\s+(?P<p95>\d+\.\d{3})$")
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 
-from suji.dice import Roll  # noqa: E402
+from suji.rules.dice import Roll  # noqa: E402
 from suji.web import drill  # noqa: E402
 
 # 6 read as 9: 92+33 = 125, one of the targets of 1 2 5.
@@ -125,7 +125,7 @@ def test_wide_screen_pages(server, browser):
     shot(page, "result-1280-en")
     page.get_by_text("Show the best answer").click()
     sync_api.expect(best).to_be_visible()
-    from suji.solver import LEVEL_OPERATORS, solve
+    from suji.solver.search import LEVEL_OPERATORS, solve
 
     sync_api.expect(best).to_contain_text(solve(ROLL, LEVEL_OPERATORS[1]).top.formula)
     page.goto(f"{server}/no-such-page")

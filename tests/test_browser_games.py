@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 
-from suji import games  # noqa: E402
+from suji.play import games  # noqa: E402
 from suji.web.extensions import db  # noqa: E402
 from suji.web.models import Game  # noqa: E402
 

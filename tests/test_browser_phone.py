@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 
-from suji.dice import Roll  # noqa: E402
+from suji.rules.dice import Roll  # noqa: E402
 from suji.web import drill  # noqa: E402
 
 # Twelve targets (6 read as 9 too): the longest target list a roll can have.

@@ -193,7 +193,7 @@ def test_make_again_gives_new_dice_unless_the_teacher_typed_a_seed(server, brows
     assert errors == []
 
 
-# Problems on each page of a version (suji.worksheets.page_sizes): no page is left half empty.
+# Problems on each page of a version (suji.worksheets.sheet.page_sizes): no page is left half empty.
 PAGES_PER_VERSION = {5: [5], 6: [6], 8: [8], 10: [5, 5], 12: [6, 6]}
 # The width of the paper inside its margins, in CSS pixels: laid out at this width, the page on screen in print
 # media is the page on paper.

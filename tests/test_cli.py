@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from suji.cli import main
-from suji.dice import random_roll
+from suji.rules.dice import random_roll
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 JSON_KEYS = {

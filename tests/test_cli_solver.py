@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from suji.cli import main
-from suji.dice import Roll
-from suji.scoring import check
+from suji.rules.dice import Roll
+from suji.rules.scoring import check
 
 DICE = [
     "--target-dice",

@@ -1,4 +1,4 @@
-"""suji.dice: faces, rolls, operator spellings, seeded rolls and the target numbers (RULES.md §1 "Dice")."""
+"""suji.rules.dice: faces, rolls, operator spellings, seeded rolls and the target numbers (RULES.md §1 "Dice")."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from suji.dice import (
+from suji.rules.dice import (
     NUMBER_DICE_FACES,
     OPERATOR_DICE_FACES,
     OPERATOR_FACES,
@@ -138,7 +138,7 @@ def test_random_roll_uses_the_standard_set(seed):
 
 
 def test_custom_rolls_have_limits_that_keep_checks_quick():
-    from suji.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
+    from suji.rules.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
 
     Roll.of([1] * MAX_NUMBER_DICE, ["+"] * MAX_OPERATOR_DICE, target_dice=[1] * MAX_TARGET_DICE)
     for numbers, operators, targets in (

@@ -2,7 +2,7 @@
 
 The PDF is read back with pypdf: the face squares are the E×E rectangles of the content stream, the faces are the
 large text runs inside them, and each net's name is the text on its bottom glue tab. Expected faces come from
-suji.dice directly, not from the module under test.
+suji.rules.dice directly, not from the module under test.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from functools import cache
 
 import pytest
 
-from suji import dice_nets
-from suji.dice import (
+from suji.core.i18n import translate
+from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
     OPERATOR_DICE_FACES,
@@ -24,8 +24,8 @@ from suji.dice import (
     Roll,
     target_numbers,
 )
-from suji.i18n import translate
-from suji.scoring import OPERATOR_POINTS, check
+from suji.rules.scoring import OPERATOR_POINTS, check
+from suji.worksheets import dice_nets
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
 from pypdf.generic import ContentStream  # noqa: E402 - after the skip
@@ -105,7 +105,7 @@ def _nets(page, reader) -> list[tuple[list[tuple[float, float, float]], list[str
 
 
 def _expected_dice(lang: str) -> Counter:
-    """(name on the tab, sorted faces) of each die one player needs, straight from suji.dice."""
+    """(name on the tab, sorted faces) of each die one player needs, straight from suji.rules.dice."""
     expected: Counter = Counter()
 
     def add(msgid: str, kinds: tuple[str, ...], faces_of: dict) -> None:

@@ -1,4 +1,4 @@
-"""suji.exact: the fast exact evaluator, checked against examples and the independent reference evaluator."""
+"""suji.rules.exact: the fast exact evaluator, checked against examples and the independent reference evaluator."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sympy
 from hypothesis import given, settings
 from suji_reference import face_sequences, formulas, reference_value, same_value
 
-from suji.exact import (
+from suji.rules.exact import (
     as_rational,
     evaluate,
     is_formula,

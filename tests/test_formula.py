@@ -1,4 +1,4 @@
-"""suji.formula: the grammar's spellings, errors with code and column, readings, and the SymPy value."""
+"""suji.rules.formula: the grammar's spellings, errors with code and column, readings, and the SymPy value."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from suji_reference import CONSTANTS, face_sequences, formulas, reference_value, same_value
 
-import suji.formula
-from suji.exact import evaluate, is_formula, to_sympy
-from suji.formula import (
+import suji.rules.formula
+from suji.rules.exact import evaluate, is_formula, to_sympy
+from suji.rules.formula import (
     MAX_FORMULA_LENGTH,
     MESSAGES,
     FormulaError,
@@ -203,7 +203,7 @@ def test_over_200_characters_is_refused_before_parsing(monkeypatch):
     def no_lexing(text):
         raise AssertionError("a formula over the limit reached the lexer")
 
-    monkeypatch.setattr(suji.formula, "_lex", no_lexing)
+    monkeypatch.setattr(suji.rules.formula, "_lex", no_lexing)
     for text in (longest + "3", "(" * 201, "1" * 10**6):
         error = error_of(text)
         assert (error.code, error.column, error.params) == ("too_long", None, {"limit": 200})
@@ -321,5 +321,5 @@ def test_binary_junk_gives_readings_or_formula_errors(data):
 )
 def test_many_constant_spots_are_bounded(text):
     results = list(readings(text)) if text.strip() else []
-    assert len(results) <= suji.formula.MAX_READINGS
+    assert len(results) <= suji.rules.formula.MAX_READINGS
     _never_raises_but_formula_error(text)

@@ -1,4 +1,4 @@
-"""The game rules of suji.games: costs and their floor at 0, re-rolls and set faces, turn order, ties, the daily
+"""The game rules of suji.play.games: costs and their floor at 0, re-rolls and set faces, turn order, ties, the daily
 puzzle's seeds and names."""
 
 from __future__ import annotations
@@ -9,10 +9,16 @@ from datetime import date
 
 import pytest
 
-from suji import games
-from suji.dice import NUMBER_DICE_FACES, NUMBER_KINDS, OPERATOR_DICE_FACES, OPERATOR_KINDS, target_numbers
-from suji.games import GameError, Hand
-from suji.solver import solve
+from suji.play import games
+from suji.play.games import GameError, Hand
+from suji.rules.dice import (
+    NUMBER_DICE_FACES,
+    NUMBER_KINDS,
+    OPERATOR_DICE_FACES,
+    OPERATOR_KINDS,
+    target_numbers,
+)
+from suji.solver.search import solve
 
 # Target dice 4 4 6 (446, 449, …) with the seed's example dice: 21²+4+1 = 446 scores (1+1+4) × 4 = 24.
 SEED_HAND = Hand(target_dice=(4, 4, 6), number_dice=(2, 1, 4, 1, 5), operator_dice=("+", "+", "−", "²"))

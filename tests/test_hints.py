@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from suji.bruteforce import all_formulas
-from suji.dice import Roll, random_roll
-from suji.exact import as_rational, evaluate
-from suji.hints import first_number, hints, on_track
-from suji.scoring import check
-from suji.solver import solve
+from suji.rules.dice import Roll, random_roll
+from suji.rules.exact import as_rational, evaluate
+from suji.rules.scoring import check
+from suji.solver.hints import first_number, hints, on_track
+from suji.solver.listing import all_formulas
+from suji.solver.search import solve
 
 ROLL_446 = Roll.of(number_dice=[2, 1, 4, 1, 3], operator_dice=["+", "+", "²", "−"], target_dice=[4, 4, 6])
 

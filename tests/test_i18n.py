@@ -1,4 +1,4 @@
-"""suji.i18n and the catalogs in translations/: complete Japanese, nothing missing, .mo files up to date.
+"""suji.core.i18n and the catalogs in translations/: complete Japanese, nothing missing, .mo files up to date.
 
 These tests only read the repository's catalogs; extraction and compilation go to temporary files.
 """
@@ -13,9 +13,11 @@ import pytest
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from suji import catalogs, cli, formula
-from suji.i18n import LANGUAGES, translate, translations
-from suji.resources import resource_dir
+from suji import cli
+from suji.core.i18n import LANGUAGES, translate, translations
+from suji.core.resources import resource_dir
+from suji.dev import catalogs
+from suji.rules import formula
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

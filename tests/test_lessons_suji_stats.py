@@ -10,10 +10,10 @@ import pytest
 import sympy
 from sympy.stats import FiniteRV, P
 
-from suji.dice import NUMBER_DICE_FACES, random_roll
 from suji.lessons import suji_stats as ss
 from suji.lessons.stats import standard_error
 from suji.lessons.steps import check_answer
+from suji.rules.dice import NUMBER_DICE_FACES, random_roll
 
 A = FiniteRV("A", {f: sympy.Rational(1, 6) for f in NUMBER_DICE_FACES["A"]})
 B = FiniteRV("B", {f: sympy.Rational(1, 6) for f in NUMBER_DICE_FACES["B"]})

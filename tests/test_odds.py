@@ -16,14 +16,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from suji.advice import advise, best_scores, choices, options_from_scores
-from suji.bruteforce import reference_solve
-from suji.dice import NUMBER_DICE_FACES, Roll, random_roll
-from suji.odds import LIVE, TABLE, TableError, best_by_target, open_table, space
-from suji.odds import build as odds_build
-from suji.odds import table as odds_table
-from suji.odds.facts import sample_rolls, stored_facts
-from suji.solver import LEVEL_OPERATORS, best_score_by_target, solve
+from suji.rules.dice import NUMBER_DICE_FACES, Roll, random_roll
+from suji.solver.advice import advise, best_scores, choices, options_from_scores
+from suji.solver.listing import reference_solve
+from suji.solver.odds import LIVE, TABLE, TableError, best_by_target, open_table, space
+from suji.solver.odds import build as odds_build
+from suji.solver.odds import table as odds_table
+from suji.solver.odds.facts import sample_rolls, stored_facts
+from suji.solver.search import LEVEL_OPERATORS, best_score_by_target, solve
 
 TARGETS = space.target_list()
 PROOF_ROLLS = 200
@@ -32,7 +32,7 @@ PROOF_ROLLS = 200
 def live_best(numbers, operators, level: int) -> dict[int, int]:
     """The live solver's best score of every target number: solve() on a roll asking for all of them."""
     roll = SimpleNamespace(number_dice=tuple(numbers), operator_dice=tuple(operators), targets=TARGETS)
-    from suji.solver import _best, _Dice, _find_hits, _terms_for, irreducible
+    from suji.solver.search import _best, _Dice, _find_hits, _terms_for, irreducible
 
     dice = _Dice(roll, LEVEL_OPERATORS[level])  # type: ignore[arg-type]
     hits = _find_hits(dice, _terms_for(dice), set(TARGETS))
@@ -318,7 +318,7 @@ def test_odds_show_prints_the_json_the_issue_names(built):
 
 def test_the_stored_facts_are_for_these_rules_and_add_up():
     facts = stored_facts()
-    assert facts is not None, "suji/odds/facts.json is missing or stale: run suji odds facts --write"
+    assert facts is not None, "suji/solver/odds/facts.json is missing or stale: run suji odds facts --write"
     assert facts["outcomes"] == {"number_dice": 7776, "operator_dice": 1296, "target_dice": 216}
     for level in ("1", "2", "3"):
         data = facts["levels"][level]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from suji.problems import certified_roll, problem_set
-from suji.scoring import check
-from suji.solver import LEVEL_OPERATORS
+from suji.rules.scoring import check
+from suji.solver.problems import certified_roll, problem_set
+from suji.solver.search import LEVEL_OPERATORS
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])

@@ -1,4 +1,4 @@
-"""suji.resources: grammar, templates and translations are found from a checkout and from an installed wheel."""
+"""suji.core.resources: grammar, templates and translations are found from a checkout and from an installed wheel."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import suji
-from suji.resources import resource_dir
+from suji.core.resources import resource_dir
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = ("grammar", "templates", "translations")
@@ -76,11 +76,11 @@ def test_installed_wheel_finds_its_data(wheel, tmp_path):
     assert (site / "suji/_data/translations/ja/LC_MESSAGES/messages.mo").is_file()
     script = """
 import json, suji
-from suji.resources import resource_dir
-from suji.dice import Roll
-from suji.formula import parse
-from suji.i18n import translate
-from suji.scoring import check
+from suji.core.resources import resource_dir
+from suji.rules.dice import Roll
+from suji.rules.formula import parse
+from suji.core.i18n import translate
+from suji.rules.scoring import check
 roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "^2", "-"], target_dice=[4, 4, 6])
 print(json.dumps({
     "package": suji.__file__,

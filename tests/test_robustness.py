@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from suji_reference import reference_value, same_value
 
-from suji.dice import OPERATOR_FACES, random_roll
-from suji.scoring import check
+from suji.rules.dice import OPERATOR_FACES, random_roll
+from suji.rules.scoring import check
 
 # ---- every route, generated requests ---------------------------------------------------------------------------
 
@@ -315,7 +315,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
 def test_stopping_the_server_stops_its_solver_processes(tmp_path, monkeypatch, how):
-    from suji import loadtest
+    from suji.dev import loadtest
 
     if not os.path.exists("/proc/self/task"):
         pytest.skip("needs /proc")

@@ -1,4 +1,4 @@
-"""suji.scoring: the dice check, redundancy stripping, points, costs and `check` (RULES.md §1)."""
+"""suji.rules.scoring: the dice check, redundancy stripping, points, costs and `check` (RULES.md §1)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from suji_reference import formulas, reference_score, reference_strip, reference_value, same_value
 
-from suji.dice import Roll
-from suji.exact import evaluate, to_sympy
-from suji.formula import MAX_FORMULA_LENGTH, FormulaError, format_faces, parse
-from suji.scoring import (
+from suji.rules.dice import Roll
+from suji.rules.exact import evaluate, to_sympy
+from suji.rules.formula import MAX_FORMULA_LENGTH, FormulaError, format_faces, parse
+from suji.rules.scoring import (
     OPERATOR_POINTS,
     SET_FACE_COST,
     apply_costs,

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from suji.bruteforce import all_formulas, reference_solve
-from suji.dice import Roll, random_roll
-from suji.exact import evaluate, is_formula
-from suji.scoring import check
-from suji.solver import LEVEL_OPERATORS, irreducible, is_subsequence, solve
+from suji.rules.dice import Roll, random_roll
+from suji.rules.exact import evaluate, is_formula
+from suji.rules.scoring import check
+from suji.solver.listing import all_formulas, reference_solve
+from suji.solver.search import LEVEL_OPERATORS, irreducible, is_subsequence, solve
 
 PROOF_ROLLS = 200
 

@@ -9,7 +9,7 @@ import pytest
 from drill_support import open_drill
 
 from suji.cli import main as cli_main
-from suji.dice import Roll
+from suji.rules.dice import Roll
 from suji.web import drill
 
 SEED_EXAMPLE = {

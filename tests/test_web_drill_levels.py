@@ -7,8 +7,8 @@ import re
 import pytest
 from drill_support import open_drill
 
-from suji.dice import Roll
-from suji.solver import LEVEL_OPERATORS, solve
+from suji.rules.dice import Roll
+from suji.solver.search import LEVEL_OPERATORS, solve
 from suji.web import drill
 
 # A roll with a different best answer at each level: 472−25 (5), 475−2÷2 (20), 752−4²÷2 (40).

@@ -16,7 +16,7 @@ from html import unescape
 import pytest
 from sqlalchemy import func, select, text
 
-from suji import games
+from suji.play import games
 from suji.web import games as web_games
 from suji.web.extensions import db
 from suji.web.models import Answer, DailyEntry, Game, Player
@@ -644,7 +644,7 @@ def test_a_reroll_says_what_changed_and_marks_the_dice(app, client):
 
 @pytest.mark.slow
 def test_advice_names_dice_the_way_the_page_does(app, client):
-    from suji.advice import Die
+    from suji.solver.advice import Die
 
     assert Die("number", 3, "B", 7).label("en") == "number die 4 (B) showing 7"
     assert "数字ダイス" in Die("number", 3, "B", 7).label("ja")
@@ -656,7 +656,7 @@ def test_advice_names_dice_the_way_the_page_does(app, client):
 
 
 def test_a_hand_that_cannot_make_a_target_says_so(app, client, monkeypatch):
-    from suji.games import Hand
+    from suji.play.games import Hand
 
     game_id = start_solo(client)
     with app.app_context():

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from suji.odds import build as odds_build
-from suji.odds import space
-from suji.odds import table as odds_table
+from suji.solver.odds import build as odds_build
+from suji.solver.odds import space
+from suji.solver.odds import table as odds_table
 from suji.web import solver_pool
 
 # Builds a table file (696 parts) and serves 30 requests at once: part of the full run, not the quick one.
@@ -42,14 +42,14 @@ def table_app(app, table_path):
 
 
 def test_advice_comes_from_the_table_when_there_is_one(table_app, table_path):
-    from suji.dice import Roll
+    from suji.rules.dice import Roll
 
     solver_pool._live_scores.clear()
     roll = Roll.of(**ROLL_BODY)
     advice = solver_pool.advice_for(roll, 0, 0, str(table_path))
     answer = next(o for o in advice.options if o.kind == "answer")
     # The roll's own row was built for real: its best score is the live solver's.
-    from suji.solver import solve
+    from suji.solver.search import solve
 
     assert answer.probability == 1 and answer.expected_score == solve(roll).top.score
     # Outcomes with other number dice hit the "nothing makeable" rows: proof that the table, not the solver,

@@ -7,7 +7,7 @@ import re
 import pytest
 from drill_support import open_drill
 
-from suji.dice import Roll
+from suji.rules.dice import Roll
 from suji.web import drill
 
 JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
@@ -154,7 +154,7 @@ def test_each_page_checks_the_roll_it_shows(client):
 
     with client.application.test_request_context():
         first_roll, second_roll = drill_roll(first), drill_roll(second)
-    solution_formula = __import__("suji.solver", fromlist=["solve"]).solve(first_roll).top.formula
+    solution_formula = __import__("suji.solver.search", fromlist=["solve"]).solve(first_roll).top.formula
     html = client.post(
         "/drill/1/check", follow_redirects=True, data={"formula": solution_formula, "roll": first}, headers=EN
     ).get_data(as_text=True)

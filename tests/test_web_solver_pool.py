@@ -6,8 +6,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from suji.advice import advise
-from suji.dice import random_roll
+from suji.rules.dice import random_roll
+from suji.solver.advice import advise
 from suji.web import solver_pool
 
 

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from suji.worksheets import Settings, build_worksheet
+from suji.worksheets.sheet import Settings, build_worksheet
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
 

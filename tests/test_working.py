@@ -1,4 +1,4 @@
-"""suji.working: the steps of a formula in the order of RULES.md §1, checked against examples and references."""
+"""suji.rules.working: the steps of a formula in the order of RULES.md §1, checked against examples and references."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import sympy
 from hypothesis import given, settings
 from suji_reference import formulas, reference_value, same_value
 
-from suji.dice import Roll
-from suji.exact import evaluate, to_sympy
-from suji.formula import format_faces, parse
-from suji.i18n import LANGUAGES
-from suji.scoring import check
-from suji.working import NUMBER, PHASES, REASONS, Working, checked_working, pretty, working
+from suji.core.i18n import LANGUAGES
+from suji.rules.dice import Roll
+from suji.rules.exact import evaluate, to_sympy
+from suji.rules.formula import format_faces, parse
+from suji.rules.scoring import check
+from suji.rules.working import NUMBER, PHASES, REASONS, Working, checked_working, pretty, working
 
 
 def summary(w: Working) -> list[tuple]:
@@ -375,8 +375,8 @@ def test_the_api_gives_the_working_when_asked(client):
 
 
 def test_the_working_says_when_a_6_was_read_as_9():
-    from suji.dice import Roll
-    from suji.scoring import check
+    from suji.rules.dice import Roll
+    from suji.rules.scoring import check
 
     roll = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
     assert checked_working(check("92+33", roll), "en", roll)["six_as_nine"]

@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from suji import worksheets
 from suji.cli import main
-from suji.scoring import check
-from suji.solver import LEVEL_OPERATORS, solve
-from suji.worksheet_html import worksheet_html
-from suji.worksheets import Settings, build_worksheet, parse_settings, pdf_can_print, sheet_texts
+from suji.rules.scoring import check
+from suji.solver.search import LEVEL_OPERATORS, solve
+from suji.worksheets import sheet as worksheets
+from suji.worksheets.html import worksheet_html
+from suji.worksheets.sheet import Settings, build_worksheet, parse_settings, pdf_can_print, sheet_texts
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install pypdf)")
 pytest.importorskip("reportlab", reason="reportlab is not installed")
-from suji import pdf_fonts  # noqa: E402
-from suji.worksheet_pdf import (  # noqa: E402
+from suji.worksheets import fonts as pdf_fonts  # noqa: E402
+from suji.worksheets.pdf import (  # noqa: E402
     BOX_GAP,
     CROWDED_GAP,
     FOOTER,
@@ -645,8 +645,8 @@ def test_cli_bad_settings_exit_2_with_a_message(capsys):
 
 
 def test_the_key_can_show_how_each_formula_is_worked_out():
-    """The steps option: each key formula's working (suji.working), ending on the target, in JSON, PDF and HTML."""
-    from suji.worksheet_html import worksheet_html
+    """The steps option: each key formula's working (suji.rules.working), ending on the target, in JSON, PDF and HTML."""
+    from suji.worksheets.html import worksheet_html
 
     plain = build_worksheet(Settings(count=4, level=2, seed="steps", lang="en"))
     steps = build_worksheet(replace(plain.settings, steps=True))

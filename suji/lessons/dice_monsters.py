@@ -20,7 +20,7 @@ from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 
-from suji.i18n import N_
+from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.stats import wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text

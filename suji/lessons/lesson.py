@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from suji.i18n import translate, translate_plural
+from suji.core.i18n import translate, translate_plural
 from suji.lessons.stats import DEFAULT_TRIALS, MAX_TRIALS
 from suji.lessons.steps import Step
 

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from suji.i18n import N_, NP_
+from suji.core.i18n import N_, NP_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.stats import wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text

@@ -19,7 +19,7 @@ from itertools import product
 
 import sympy
 
-from suji.i18n import N_
+from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.steps import Step, fraction_text, percent_text
 

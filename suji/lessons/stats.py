@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from suji.i18n import N_
+from suji.core.i18n import N_
 
 DEFAULT_TRIALS = 1000
 MAX_TRIALS = 100_000

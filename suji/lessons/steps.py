@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from suji.i18n import N_, translate
+from suji.core.i18n import N_, translate
 from suji.lessons.answers import AnswerError, parse_answer
 
 ANSWER_ERRORS: dict[str, str] = {

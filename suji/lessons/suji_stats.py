@@ -3,9 +3,9 @@
 RULES.md §1. Three target dice (A, B, C) give up to 12 target numbers; five number dice and four operator dice
 make a formula. The exact parts (how many targets, the chance of a 6 or of a × or ÷ die) are counted over all
 equally likely faces. Whether a roll can make a target, and its best score, need the solver: the odds table
-(suji.odds) has solved every roll once, so its exact figures (stored with the package in suji/odds/facts.json)
+(suji.solver.odds) has solved every roll once, so its exact figures (stored with the package in suji/solver/odds/facts.json)
 stand beside the experiments, and each experiment rolls N fresh seeded rolls and looks each one up. Without a
-table (it is built on first use, see suji.odds) the experiments fall back to 2,000 rolls solved in advance by
+table (it is built on first use, see suji.solver.odds) the experiments fall back to 2,000 rolls solved in advance by
 `precompute` (run ``python -m suji.lessons.suji_stats``) and stored in data/suji_stats.json; the student's N
 then picks a seeded sample of them.
 
@@ -28,7 +28,11 @@ from functools import cache
 from itertools import product
 from pathlib import Path
 
-from suji.dice import (
+from suji.core.i18n import N_, translate
+from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
+from suji.lessons.stats import Estimate, mean_interval, wilson_interval
+from suji.lessons.steps import Step, fraction_text, percent_text
+from suji.rules.dice import (
     DIVIDE,
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
@@ -40,15 +44,11 @@ from suji.dice import (
     random_roll,
     target_numbers,
 )
-from suji.i18n import N_, translate
-from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
-from suji.lessons.stats import Estimate, mean_interval, wilson_interval
-from suji.lessons.steps import Step, fraction_text, percent_text
-from suji.odds import table_or_none
-from suji.odds.facts import stored_facts
-from suji.odds.table import OddsTable
-from suji.scoring import REROLL_COST
-from suji.solver import solve
+from suji.rules.scoring import REROLL_COST
+from suji.solver.odds import table_or_none
+from suji.solver.odds.facts import stored_facts
+from suji.solver.odds.table import OddsTable
+from suji.solver.search import solve
 
 DATA_FILE = Path(__file__).with_name("data") / "suji_stats.json"
 STORED_SEED = 2024
@@ -149,7 +149,7 @@ def precompute(n: int = STORED_ROLLS, seed: int = STORED_SEED, processes: int = 
         "seed": seed,
         "n": n,
         "method": (
-            "random_roll(roll_seed(seed, i)) for i < n; best score by suji.solver.solve now, after "
+            "random_roll(roll_seed(seed, i)) for i < n; best score by suji.solver.search.solve now, after "
             "re-rolling the 5 number dice and after re-rolling all 9 number and operator dice "
             "(generators seeded with roll_seed(seed, i, 'numbers'|'all')); null = no target"
         ),
@@ -442,7 +442,7 @@ ADVICE_NO_TABLE = N_(
 
 
 def _run_advice(n: int, seed: int, lang: str) -> Outcome:
-    from suji.advice import advise
+    from suji.solver.advice import advise
 
     exact_now = exact_mean_after(0)
     table = table_or_none()

@@ -15,8 +15,8 @@ from typing import Any
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 
-from suji.odds.table import default_path
-from suji.resources import resource_dir
+from suji.core.resources import resource_dir
+from suji.solver.odds.table import default_path
 from suji.web import models
 from suji.web.extensions import babel, csrf
 from suji.web.i18n import select_locale
@@ -56,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(resource_dir("translations")),
         BABEL_DEFAULT_LOCALE="ja",
         JSON_AS_ASCII=False,
-        # The odds table (suji.odds): $SUJI_ODDS_PATH or the user's data folder, as for the command line.
+        # The odds table (suji.solver.odds): $SUJI_ODDS_PATH or the user's data folder, as for the command line.
         ODDS_PATH=str(default_path()),
     )
     if test_config is not None:
@@ -97,7 +97,7 @@ def _odds_context() -> dict[str, Any]:
     """`odds_status()` for templates: the odds table's state, looked at most once a second per table path."""
     from flask import current_app
 
-    from suji.odds.build import table_status
+    from suji.solver.odds.build import table_status
 
     def odds_status() -> object:
         path = current_app.config["ODDS_PATH"]

@@ -12,17 +12,17 @@ from flask import Blueprint, current_app, jsonify
 from werkzeug.wrappers import Response
 
 from suji.cli import dice_error_message
-from suji.dice import DiceError, Roll
-from suji.hints import hints as solver_hints
-from suji.hints import on_track
-from suji.i18n import LANGUAGES, N_, translate
-from suji.scoring import check
-from suji.solver import needs_enumeration
+from suji.core.i18n import LANGUAGES, N_, translate
+from suji.rules.dice import DiceError, Roll
+from suji.rules.scoring import check
+from suji.rules.working import checked_working
+from suji.solver.hints import hints as solver_hints
+from suji.solver.hints import on_track
+from suji.solver.search import needs_enumeration
 from suji.web.drill import drill_level_roll, solution_for, value_so_far
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
-from suji.working import checked_working
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -230,7 +230,7 @@ def advise() -> Response:
         return error_response("already_asking", translate(MESSAGES["already_asking"], req.lang), 429)
     except DiceError as error:
         if error.code == "not_standard":
-            from suji.advice import ADVICE_TEXT
+            from suji.solver.advice import ADVICE_TEXT
 
             raise ApiError(error.code, translate(ADVICE_TEXT["not_standard"], req.lang)) from None
         raise ApiError(error.code, dice_error_message(error, req.lang)) from None

@@ -16,12 +16,12 @@ from flask_babel import gettext, lazy_gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.wrappers import Response
 
-from suji.dice import Roll
-from suji.i18n import N_, translate
-from suji.problems import certified_roll
-from suji.scoring import CheckResult, check
-from suji.solver import LEVEL_OPERATORS, Solution, solve
-from suji.working import checked_working
+from suji.core.i18n import N_, translate
+from suji.rules.dice import Roll
+from suji.rules.scoring import CheckResult, check
+from suji.rules.working import checked_working
+from suji.solver.problems import certified_roll
+from suji.solver.search import LEVEL_OPERATORS, Solution, solve
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 

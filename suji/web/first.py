@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from suji.dice import Roll
+from suji.rules.dice import Roll
 
 bp = Blueprint("first", __name__, url_prefix="/first")
 

@@ -1,6 +1,6 @@
 """Game pages: solo games, the daily puzzle and pass-and-play, kept in the database (suji.web.models).
 
-The rules are in suji.games; this blueprint stores hands, checks who may act, and turns every bad request into a
+The rules are in suji.play.games; this blueprint stores hands, checks who may act, and turns every bad request into a
 message on the page. The server rolls every die: forms name dice by position only ("n0", "o3"), never faces
 to trust. Each action form carries the hand's version ("step"); an old or repeated request no longer matches
 and changes nothing, and two requests at once cannot both succeed (the rows' version counters).
@@ -35,9 +35,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from suji import games
-from suji.dice import DiceError, Roll
-from suji.games import GameError, Hand
+from suji.play import games
+from suji.play.games import GameError, Hand
+from suji.rules.dice import DiceError, Roll
 from suji.web.errors import render_error
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
@@ -431,7 +431,7 @@ def local_day(moment: datetime) -> str:
 
 def _makeable(hand: Hand) -> bool:
     """Whether the hand's dice can make any of its targets (the odds table, else the solver, knows)."""
-    from suji.odds import best_by_target, table_or_none
+    from suji.solver.odds import best_by_target, table_or_none
 
     best, _ = best_by_target(
         hand.number_dice, hand.operator_dice, targets=hand.roll.targets,
@@ -447,8 +447,8 @@ def _changed_dice() -> list[str]:
 
 
 def _die_label(die_id: str, kind: str, face: object) -> str:
-    """A die as named everywhere (suji.advice.Die.label): number die 2 (B) showing 4."""
-    from suji.advice import Die
+    """A die as named everywhere (suji.solver.advice.Die.label): number die 2 (B) showing 4."""
+    from suji.solver.advice import Die
 
     group = "number" if die_id.startswith("n") else "operator"
     return Die(group, int(die_id[1:]), kind, face).label(lang())  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import has_request_context, request
 
-from suji.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 LANG_COOKIE = "suji_lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 3600

@@ -20,7 +20,7 @@ from types import ModuleType
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
-from suji.i18n import N_
+from suji.core.i18n import N_
 from suji.lessons import LESSON_SLUGS, dice_monsters, gooball, nine_am, silence
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from suji.i18n import LANGUAGES
+from suji.core.i18n import LANGUAGES
 from suji.web.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, select_locale
 
 bp = Blueprint("main", __name__)

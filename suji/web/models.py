@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from suji.games import Hand, dice_text, number_faces, operator_faces
+from suji.play.games import Hand, dice_text, number_faces, operator_faces
 from suji.web.extensions import db, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

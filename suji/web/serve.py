@@ -1,6 +1,6 @@
 """`suji serve`: the web app on waitress, a production WSGI server, with no configuration needed.
 
-On its first run `suji serve` also starts building the odds table (suji.odds) in one low-priority background
+On its first run `suji serve` also starts building the odds table (suji.solver.odds) in one low-priority background
 process, unless SUJI_ODDS_BUILD=0 or a table or a build is already there. Pages show how far it has got; the
 advice switches from live solving to lookups as soon as the table is complete. The build stops with the server
 (and by itself should the server die) and goes on where it stopped next time.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 def start_background_build(table_path: str, instance_path: str) -> subprocess.Popen | None:
     """Start `suji odds build` at the lowest priority on one core, unless it is not needed or not wanted."""
-    from suji.odds.build import table_status
+    from suji.solver.odds.build import table_status
 
     if os.environ.get("SUJI_ODDS_BUILD", "1").strip() == "0":
         return None

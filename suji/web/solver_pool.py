@@ -1,6 +1,6 @@
 """Re-roll advice for the web: lookups in the odds table when it is there, else a queue to the solver's pool.
 
-With a complete odds table (suji.odds) the advice of any roll is a few thousand lookups, worked out in the
+With a complete odds table (suji.solver.odds) the advice of any roll is a few thousand lookups, worked out in the
 request's thread in milliseconds. Without it, the outcomes of a roll are solved live: requests wait their
 turn in a queue (one live calculation at a time, none refused), and the solved outcomes are kept by roll, so
 another player asking about the same dice, whatever they have spent, gets the answer at once.
@@ -26,9 +26,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
-from suji.advice import Advice, best_scores, choices, options_from_scores
-from suji.dice import Roll
-from suji.odds import table_or_none
+from suji.rules.dice import Roll
+from suji.solver.advice import Advice, best_scores, choices, options_from_scores
+from suji.solver.odds import table_or_none
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -72,7 +72,7 @@ def _shared_pool(size: int) -> ProcessPoolExecutor:
 
 
 def advise_on_pool(roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Advice:
-    """suji.advice.advise, with the outcomes solved on the shared pool when there is one (no table, no cache)."""
+    """suji.solver.advice.advise, with the outcomes solved on the shared pool when there is one (no table, no cache)."""
     found = choices(roll)
     return options_from_scores(found, _live_outcome_scores(roll, found.keys()), rerolled, set_faces)
 

@@ -17,8 +17,8 @@ import re
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from suji.web.i18n import select_locale
-from suji.worksheet_html import worksheet_html
-from suji.worksheets import (
+from suji.worksheets.html import worksheet_html
+from suji.worksheets.sheet import (
     MAX_COUNT,
     MAX_SEED_LENGTH,
     MAX_TITLE_LENGTH,
@@ -117,7 +117,7 @@ def print_view() -> tuple[str, int] | Response:
 @bp.get("/sheet.pdf")
 def pdf() -> tuple[str, int] | Response:
     """The sheet as a PDF download (ReportLab)."""
-    from suji.worksheet_pdf import worksheet_pdf  # ReportLab is imported only when a PDF is asked for
+    from suji.worksheets.pdf import worksheet_pdf  # ReportLab is imported only when a PDF is asked for
 
     settings, errors = _read()
     if errors:
@@ -183,8 +183,8 @@ def dice() -> tuple[str, int]:
 
 @bp.get("/dice.pdf")
 def dice_pdf() -> tuple[str, int] | Response:
-    """The dice nets as a PDF download (suji.dice_nets, as `suji dice-nets`)."""
-    from suji.dice_nets import dice_nets_pdf  # ReportLab only when a PDF is asked for
+    """The dice nets as a PDF download (suji.worksheets.dice_nets, as `suji dice-nets`)."""
+    from suji.worksheets.dice_nets import dice_nets_pdf  # ReportLab only when a PDF is asked for
 
     lang = _dice_choice("lang", ("ja", "en"), select_locale())
     paper = _dice_choice("paper", PAPERS, "a4")

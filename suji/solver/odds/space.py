@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import product
 
-from suji.dice import (
+from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
     OPERATOR_DICE_FACES,
@@ -26,8 +26,8 @@ from suji.dice import (
     TARGET_KINDS,
     target_numbers,
 )
-from suji.scoring import OPERATOR_POINTS
-from suji.solver import LEVEL_OPERATORS
+from suji.rules.scoring import OPERATOR_POINTS
+from suji.solver.search import LEVEL_OPERATORS
 
 LEVELS = (1, 2, 3)
 FULL_LEVEL = 3  # level 3 allows every operator: the game itself

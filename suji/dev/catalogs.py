@@ -12,8 +12,8 @@ from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
 
-from suji.i18n import LANGUAGES
-from suji.resources import resource_dir
+from suji.core.i18n import LANGUAGES
+from suji.core.resources import resource_dir
 
 KEYWORDS = [
     "N_",

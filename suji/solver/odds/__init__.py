@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from suji.odds import space
-from suji.odds.space import FULL_LEVEL, LEVELS, level_operators, target_list
-from suji.odds.table import (
+from suji.solver.odds import space
+from suji.solver.odds.space import FULL_LEVEL, LEVELS, level_operators, target_list
+from suji.solver.odds.table import (
     NOT_MAKEABLE,
     OddsTable,
     TableError,
@@ -21,7 +21,7 @@ from suji.odds.table import (
     open_table,
     table_or_none,
 )
-from suji.solver import best_score_by_target
+from suji.solver.search import best_score_by_target
 
 TABLE, LIVE = "table", "live"
 

@@ -1,9 +1,9 @@
 """The PDF of a worksheet, drawn with ReportLab: one or more pages per version, then the answer key.
 
 Fonts: Helvetica for Latin text, Symbol for − and √ (not in Helvetica's encoding), and for everything else the
-Japanese font of suji.pdf_fonts: IPAGothic embedded as a subset, so the sheet prints the same on every viewer and
+Japanese font of suji.worksheets.fonts: IPAGothic embedded as a subset, so the sheet prints the same on every viewer and
 printer, or, when its file is missing, the CID font HeiseiKakuGo-W5 that viewers draw with a font of their own.
-The settings refuse text these fonts cannot draw (suji.worksheets.pdf_can_print); should any still come, it
+The settings refuse text these fonts cannot draw (suji.worksheets.sheet.pdf_can_print); should any still come, it
 prints as "?".
 
 Pages: each version is laid out as `Version.pages()` shares it out (at most MAX_PER_PAGE problems a page, filled
@@ -24,8 +24,8 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from suji.pdf_fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, is_narrow, japanese_font
-from suji.worksheets import MAX_PER_PAGE, SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
+from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, is_narrow, japanese_font
+from suji.worksheets.sheet import MAX_PER_PAGE, SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
 
@@ -55,7 +55,7 @@ LIGHT = (0.93, 0.94, 0.96)
 
 
 def _fonts() -> TextFonts:
-    """The sheet's mixed-text drawing (suji.pdf_fonts): its Japanese font, and only what a sheet may print."""
+    """The sheet's mixed-text drawing (suji.worksheets.fonts): its Japanese font, and only what a sheet may print."""
     return TextFonts(japanese_font(), pdf_can_print)
 
 

@@ -1,4 +1,4 @@
-"""The Japanese font of the project's PDFs (suji.worksheet_pdf, suji.dice_nets), registered with ReportLab once.
+"""The Japanese font of the project's PDFs (suji.worksheets.pdf, suji.worksheets.dice_nets), registered with ReportLab once.
 
 A sheet is printed by whatever printer and viewer a school has, so the Japanese text is drawn with IPAGothic
 (Debian's fonts-ipafont-gothic, which CI installs), embedded as a subset: an embedded font prints the same
@@ -8,7 +8,7 @@ found and returns its name; the PDF modules pass that name to ReportLab like any
 Helvetica and − √ in Symbol, the PDF standard fonts every viewer has.
 
 The few characters the CID font has and IPAGothic lacks are refused in a worksheet's free text
-(suji.worksheets.pdf_can_print), so that what a teacher may type prints with either font.
+(suji.worksheets.sheet.pdf_can_print), so that what a teacher may type prints with either font.
 """
 
 from __future__ import annotations

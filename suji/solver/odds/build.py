@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from suji.odds import space
-from suji.odds.table import TableError, default_path, encode_row, pack_rows, write_table
-from suji.solver import best_score_by_target
+from suji.solver.odds import space
+from suji.solver.odds.table import TableError, default_path, encode_row, pack_rows, write_table
+from suji.solver.search import best_score_by_target
 
 PART_MAGIC = b"SUJIPART"
 _SPREAD = 389  # a step coprime with the 696 parts: i ↦ 389·i mod 696 visits every part once
@@ -233,7 +233,7 @@ def build(
     with _Lock(path):
         if path.exists() and parts is None:
             try:
-                from suji.odds.table import read_table
+                from suji.solver.odds.table import read_table
 
                 read_table(path)
                 return Progress(part_count(), part_count(), 0.0, 0.0)
@@ -319,7 +319,7 @@ class TableStatus:
 
 def table_status(path: Path | None = None) -> TableStatus:
     """The table's state, with a build's progress and an estimate of the time left from its part files."""
-    from suji.odds.table import open_table
+    from suji.solver.odds.table import open_table
 
     path = Path(path) if path is not None else default_path()
     try:

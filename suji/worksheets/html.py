@@ -13,11 +13,11 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from suji.i18n import translations
-from suji.resources import resource_dir
-from suji.worksheets import Worksheet, sheet_texts
+from suji.core.i18n import translations
+from suji.core.resources import resource_dir
+from suji.worksheets.sheet import Worksheet, sheet_texts
 
-STYLESHEET = Path(__file__).resolve().parent / "web" / "static" / "worksheets.css"
+STYLESHEET = Path(__file__).resolve().parent.parent / "web" / "static" / "worksheets.css"
 
 
 @lru_cache(maxsize=4)

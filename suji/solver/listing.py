@@ -9,9 +9,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
-from suji.exact import Face, as_rational, evaluate
-from suji.scoring import formula_score, strip_redundant
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.rules.exact import Face, as_rational, evaluate
+from suji.rules.scoring import formula_score, strip_redundant
 
 # Grammar states of a formula written left to right (the same language as grammar/suji.lark).
 _START, _SIGN, _ROOT, _DIGITS, _SQUARED, _CONST, _BINOP = range(7)

@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from suji.dice import Roll, random_roll
-from suji.exact import Face, evaluate, is_formula
+from suji.rules.dice import Roll, random_roll
+from suji.rules.exact import Face, evaluate, is_formula
 
 # The goal the rules engine is held to (issue 2): check() on a typical 9-dice answer, median on a 2-core machine.
 CHECK_GOAL_MS = 5.0
@@ -106,7 +106,7 @@ def typical_answer(roll: Roll, rng: random.Random, tries: int = 20_000) -> tuple
 
 def typical_answers(rolls: int, seed: int) -> list[tuple[str, Roll]]:
     """(formula text, roll) for `rolls` seeded standard rolls: all 5 number dice and all 4 operator dice."""
-    from suji.formula import format_faces
+    from suji.rules.formula import format_faces
 
     answers = []
     for i in range(rolls):
@@ -123,7 +123,7 @@ def typical_answers(rolls: int, seed: int) -> list[tuple[str, Roll]]:
 def bruteforce_strip(faces: Sequence[Face], value_of: Callable[[Sequence[Face]], object]) -> tuple[int, ...]:
     """Stripping by the definition: every subset of the dice in order, the valid ones with the same value,
     fewest dice, then highest score. `value_of` gives a comparable exact value or None."""
-    from suji.scoring import formula_score
+    from suji.rules.scoring import formula_score
 
     n = len(faces)
     value = value_of(faces)
@@ -143,7 +143,7 @@ def bruteforce_strip(faces: Sequence[Face], value_of: Callable[[Sequence[Face]],
 
 def sympy_value_of(faces: Sequence[Face]):  # noqa: ANN201 - a SymPy expression or None
     """The SymPy value of a face sequence through the Lark grammar (the checker of record), or None."""
-    from suji.formula import FormulaError, Reading, format_faces, readings
+    from suji.rules.formula import FormulaError, Reading, format_faces, readings
 
     try:
         for reading in readings(format_faces(faces)):
@@ -155,8 +155,8 @@ def sympy_value_of(faces: Sequence[Face]):  # noqa: ANN201 - a SymPy expression 
 
 
 def check_with(strip: Callable[[Sequence[Face]], tuple[int, ...]]) -> Callable[[str, Roll], object]:
-    """`suji.scoring.check` with another stripper in place of strip_redundant."""
-    from suji import scoring
+    """`suji.rules.scoring.check` with another stripper in place of strip_redundant."""
+    from suji.rules import scoring
 
     def run(text: str, roll: Roll) -> object:
         saved = scoring.strip_redundant
@@ -172,7 +172,7 @@ def check_with(strip: Callable[[Sequence[Face]], tuple[int, ...]]) -> Callable[[
 @register("check")
 def bench_check(rolls: int, seed: int) -> list[Timing]:
     """check() on typical 9-dice answers, against check() with brute-force stripping (exact and SymPy)."""
-    from suji.scoring import check
+    from suji.rules.scoring import check
 
     answers = typical_answers(rolls, seed)
     if answers:
@@ -208,7 +208,7 @@ ADVICE_ROLLS = 12
 
 def _fresh_solve(roll: Roll) -> object:
     """solve() with its cache of terms emptied first, so every roll is timed from scratch."""
-    from suji import solver
+    from suji.solver import search as solver
 
     solver._TERMS_CACHE.clear()
     return solver.solve(roll)
@@ -217,7 +217,7 @@ def _fresh_solve(roll: Roll) -> object:
 @register("solve")
 def bench_solve(rolls: int, seed: int) -> list[Timing]:
     """solve() on seeded standard rolls, against the brute-force reference on the first of them."""
-    from suji.bruteforce import reference_solve
+    from suji.solver.listing import reference_solve
 
     inputs = [(random_roll(f"bench-solve:{seed}:{i}"),) for i in range(rolls)]
     _fresh_solve(*inputs[0])  # warm up imports and the grammar
@@ -236,9 +236,9 @@ def bench_advise(rolls: int, seed: int) -> list[Timing]:
     The same rolls in the same run. The table's row cache is emptied before each call, so every lookup
     inflates its row from the file as a first question about a roll would.
     """
-    from suji.advice import advise
-    from suji.odds import table_or_none
-    from suji.odds.table import _inflate
+    from suji.solver.advice import advise
+    from suji.solver.odds import table_or_none
+    from suji.solver.odds.table import _inflate
 
     inputs = [(random_roll(f"bench-advise:{seed}:{i}"),) for i in range(min(rolls, ADVICE_ROLLS))]
     workers = min(2, os.cpu_count() or 1)
@@ -272,8 +272,8 @@ def bench_advise(rolls: int, seed: int) -> list[Timing]:
 @register("lookup")
 def bench_lookup(rolls: int, seed: int) -> list[Timing]:
     """One row of the odds table (inflated from the file, the row cache emptied first) for random rolls."""
-    from suji.odds import space, table_or_none
-    from suji.odds.table import _inflate
+    from suji.solver.odds import space, table_or_none
+    from suji.solver.odds.table import _inflate
 
     table = table_or_none()
     if table is None:
@@ -317,12 +317,12 @@ ROUTE_CALLS = 3
 def bench_routes(rolls: int, seed: int) -> list[Timing]:
     """The heaviest accepted request of each computing route, through `suji serve`, beside POST /api/check.
 
-    The server runs in its own process as in production (suji.loadtest starts it), so the figures include
+    The server runs in its own process as in production (suji.dev.loadtest starts it), so the figures include
     waitress, the session and the CSRF check, like a browser's.
     """
     from urllib.parse import quote
 
-    from suji import loadtest
+    from suji.dev import loadtest
 
     port = loadtest.free_port()
     server = loadtest.start_server(port, 4)

@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
-from suji.dice import (
+from suji.core.i18n import N_, translate
+from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
     OPERATOR_DICE_FACES,
@@ -29,9 +30,8 @@ from suji.dice import (
     parse_number_face,
     parse_operator_face,
 )
-from suji.i18n import N_, translate
-from suji.scoring import REROLL_COST, SET_FACE_COST, CheckResult, apply_costs, check
-from suji.solver import solve
+from suji.rules.scoring import REROLL_COST, SET_FACE_COST, CheckResult, apply_costs, check
+from suji.solver.search import solve
 
 DEFAULT_TARGETS = 5
 MAX_TARGETS = 10

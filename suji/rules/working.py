@@ -2,18 +2,18 @@
 
 A pupil who writes 2+3×4 and expects 20 learns nothing from "14"; the lines 2+3×4 → 2+12 → 14 show where the
 20 went wrong. Data flows one way: die faces → a reading of the formula's structure (terms, factors, the dice
-between them; the faces are validated by suji.exact first) → steps in the order of RULES.md §1 "Formula",
+between them; the faces are validated by suji.rules.exact first) → steps in the order of RULES.md §1 "Formula",
 each rewriting one stretch of the current line into a single value → a Working, which `to_dict` turns into
 JSON for a page (values as text in the dice's symbols, each line as parts so the new part can be highlighted).
 
-The order of the steps, the same precedence suji.exact and the SymPy checker use:
+The order of the steps, the same precedence suji.rules.exact and the SymPy checker use:
 1. "number": digits side by side become one number (2 6 → 26); a single digit needs no step.
 2. ² and √ on their own numbers, factor by factor from left to right.
 3. × ÷ ×10 ×11 ×12 from left to right within each term, terms from left to right.
 4. the leading − sign, which negates the first term only.
 5. + and − from left to right.
 
-Values are exact: internally sums of rational multiples of square roots of squarefree integers (suji.exact's
+Values are exact: internally sums of rational multiples of square roots of squarefree integers (suji.rules.exact's
 Value), and to the outside SymPy numbers built from ints (Rational, sqrt of an Integer), never from text.
 """
 
@@ -25,10 +25,10 @@ from fractions import Fraction
 
 import sympy
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES
-from suji.exact import Face, Value, is_formula, squarefree_split, to_sympy
-from suji.formula import format_faces
-from suji.i18n import N_, translate
+from suji.core.i18n import N_, translate
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES
+from suji.rules.exact import Face, Value, is_formula, squarefree_split, to_sympy
+from suji.rules.formula import format_faces
 
 NUMBER = "number"  # the op of a step that joins digits into one number (every other op is a die face)
 TEXT_MINUS = "−"  # U+2212, as printed on the dice: values never show an ASCII hyphen
@@ -368,7 +368,7 @@ def _read_factor(faces: Sequence[Face], i: int) -> tuple[_Factor, int]:
 def _read(faces: Sequence[Face]) -> tuple[bool, list[_Term], list[int]]:
     """The sign (whether the formula starts with −), the terms, and the indexes of the + − dice between them.
 
-    Only called on faces that suji.exact accepts, so every read below finds what the grammar promises.
+    Only called on faces that suji.rules.exact accepts, so every read below finds what the grammar promises.
     """
     n = len(faces)
     signed = faces[0] == MINUS
@@ -436,7 +436,7 @@ class _Board:
 def working(faces: Sequence[Face]) -> Working:
     """The steps of evaluating a formula of die faces (digits 1–9, operators as printed on the dice).
 
-    Raises ValueError when the faces are not a formula (suji.exact.is_formula decides).
+    Raises ValueError when the faces are not a formula (suji.rules.exact.is_formula decides).
     """
     faces = _check_faces(faces)
     signed, terms, addops = _read(faces)
@@ -454,7 +454,7 @@ def working(faces: Sequence[Face]) -> Working:
             board.step(NUMBER, "number", digits, _int(digits_value(factor)), (s, e))
 
     # 2. ² and √, factor by factor. In √n² the ² is applied first and √ then roots n² (as the SymPy checker,
-    # suji.formula.SympyBuilder, builds it; suji.exact takes √n² as n outright, the same value). So √9² is
+    # suji.rules.formula.SympyBuilder, builds it; suji.rules.exact takes √n² as n outright, the same value). So √9² is
     # √81 = 9, and ²'s step never has a surd to square.
     values: dict[_Factor, Value] = {}
     for factor in factors:
@@ -503,7 +503,7 @@ def working(faces: Sequence[Face]) -> Working:
 
 
 def checked_working(result: object, lang: str = "en", roll: object = None) -> dict | None:
-    """The working of a checked formula (a suji.scoring.CheckResult) and of its scored, stripped form.
+    """The working of a checked formula (a suji.rules.scoring.CheckResult) and of its scored, stripped form.
 
     {"formula": Working.to_dict, "scored_formula": the same for the stripped formula, or None when no die was
     stripped}; None for an invalid formula. The stripped form's working shows why dropping ÷1 changes nothing.

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, permutations, product
 
-from suji.dice import (
+from suji.core.i18n import N_, translate
+from suji.rules.dice import (
     MINUS,
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
@@ -23,10 +24,9 @@ from suji.dice import (
     DiceError,
     Roll,
 )
-from suji.i18n import N_, translate
-from suji.odds.table import OddsTable
-from suji.scoring import REROLL_COST, SET_FACE_COST
-from suji.solver import solve
+from suji.rules.scoring import REROLL_COST, SET_FACE_COST
+from suji.solver.odds.table import OddsTable
+from suji.solver.search import solve
 
 ADVICE_TEXT = {
     "answer": N_("Answer now"),

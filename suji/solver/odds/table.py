@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from suji.i18n import N_, translate
-from suji.odds import space
+from suji.core.i18n import N_, translate
+from suji.solver.odds import space
 
 MAGIC = b"SUJIODDS"
 FORMAT = 1

@@ -1,6 +1,6 @@
 """The solver: every reachable target of a roll with its best score, one best formula and the solution count.
 
-How it works (fast, exact, and checked against suji.bruteforce in the tests):
+How it works (fast, exact, and checked against suji.solver.listing in the tests):
 
 1. Terms. A formula is a signed sum of terms, and a term (factors joined by × ÷, with ×10/×11/×12 and ² √ on
    its factors) never contains + or −. All terms the number dice and the ×/÷/constant/²/√ dice can make are
@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from itertools import permutations, product
 from math import gcd, isqrt
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
-from suji.exact import Face
-from suji.formula import format_faces
-from suji.scoring import OPERATOR_POINTS, formula_score
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.rules.exact import Face
+from suji.rules.formula import format_faces
+from suji.rules.scoring import OPERATOR_POINTS, formula_score
 
 Faces = tuple[Face, ...]
 
@@ -708,8 +708,8 @@ def _hits_by_enumeration(
     roll: Roll, allowed: frozenset[str] | None, targets: set[int] | None = None
 ) -> dict[int, set[Faces]]:
     """Every formula making a target, by listing all formulas (custom dice the fast path does not cover)."""
-    from suji.bruteforce import all_formulas
-    from suji.exact import as_rational, evaluate
+    from suji.rules.exact import as_rational, evaluate
+    from suji.solver.listing import all_formulas
 
     targets = set(roll.targets) if targets is None else targets
     hits: dict[int, set[Faces]] = defaultdict(set)

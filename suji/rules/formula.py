@@ -17,10 +17,10 @@ import sympy
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
-from suji.exact import Face
-from suji.i18n import N_, translate
-from suji.resources import resource_dir
+from suji.core.i18n import N_, translate
+from suji.core.resources import resource_dir
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
+from suji.rules.exact import Face
 
 MAX_FORMULA_LENGTH = 200
 # A text with many "×1d" spots could be read in 2^k ways; readings beyond this many are not tried.

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from suji.dice import Roll, roll_standard
-from suji.solver import LEVEL_OPERATORS, Solution, solve
+from suji.rules.dice import Roll, roll_standard
+from suji.solver.search import LEVEL_OPERATORS, Solution, solve
 
 LEVELS = (1, 2, 3)
 # Each level but the first asks for a die that needs it, so a level-3 roll always shows ² or √.

@@ -10,7 +10,7 @@ from functools import cache
 
 from babel.support import NullTranslations, Translations
 
-from suji.resources import resource_dir
+from suji.core.resources import resource_dir
 
 LANGUAGES = ("ja", "en")
 DEFAULT_LANGUAGE = "ja"

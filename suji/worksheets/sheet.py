@@ -4,7 +4,7 @@ A worksheet is fully determined by its settings: version k of seed S draws its c
 ``random.Random(f"{S}/v{k}")``, so printing the same settings again gives the same sheet, and the versions (for
 neighbouring desks) have different dice. On a mixed sheet the same stream also picks each problem's level. Rolls
 whose best score is 0 (a bare number is a target) are skipped. This module builds the data and the texts; the
-HTML (suji.worksheet_html) and the PDF (suji.worksheet_pdf) only draw it. No Flask here.
+HTML (suji.worksheets.html) and the PDF (suji.worksheets.pdf) only draw it. No Flask here.
 
 Free text that reaches the PDF (the title, the seed) may only hold characters its fonts can draw (`pdf_can_print`):
 anything else would print as an empty box, so the settings refuse it with a message naming it.
@@ -23,10 +23,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
-from suji.dice import Roll
-from suji.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translate
-from suji.problems import LEVELS, certified_roll
-from suji.working import working
+from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translate
+from suji.rules.dice import Roll
+from suji.rules.working import working
+from suji.solver.problems import LEVELS, certified_roll
 
 MIN_COUNT, MAX_COUNT = 1, 40
 MIN_VERSIONS, MAX_VERSIONS = 1, 6
@@ -156,7 +156,7 @@ def new_seed() -> str:
     return f"{secrets.randbelow(900000) + 100000}"
 
 
-# The PDF's Japanese font is IPAGothic, embedded (suji.pdf_fonts), or without its file the CID font
+# The PDF's Japanese font is IPAGothic, embedded (suji.worksheets.fonts), or without its file the CID font
 # HeiseiKakuGo-W5 (Adobe-Japan1 through the UniJIS-UCS2-H CMap): what a teacher types must print with either.
 # Both have Windows Japanese (cp932) but for a few characters IPAGothic lacks, and these beyond it: the long
 # vowels of romanised Japanese ("Sūji") and a few symbols teachers like. tests/test_worksheets.py checks them
@@ -297,7 +297,7 @@ class KeyEntry:
     best_formula: str
     tokens: tuple[str, ...]
     solutions: int
-    steps: tuple[str, ...] = ()  # the lines of its working: 2+3×4, 2+12, 14 (suji.working)
+    steps: tuple[str, ...] = ()  # the lines of its working: 2+3×4, 2+12, 14 (suji.rules.working)
 
 
 @dataclass(frozen=True)
@@ -505,11 +505,11 @@ def run_cli(args: object, lang: str) -> int:
         return 2
     worksheet = build_worksheet(settings)
     if fmt == "pdf":
-        from suji.worksheet_pdf import worksheet_pdf
+        from suji.worksheets.pdf import worksheet_pdf
 
         data = worksheet_pdf(worksheet)
     elif fmt == "html":
-        from suji.worksheet_html import worksheet_html
+        from suji.worksheets.html import worksheet_html
 
         data = worksheet_html(worksheet).encode("utf-8")
     else:

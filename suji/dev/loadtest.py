@@ -1,7 +1,7 @@
 """Load test: start `suji serve` on 127.0.0.1 and time a bounded burst of POST /api/check requests.
 
     suji loadtest [--requests 6000] [--clients 8] [--time-limit 60]
-    python -m suji.loadtest
+    python -m suji.dev.loadtest
 
 The server runs in its own process (as in production), the clients are threads here, each with one keep-alive
 connection and its own session and CSRF token, like a browser tab. Only loopback traffic; the run stops after
@@ -99,7 +99,7 @@ def start_server(port: int, threads: int, baseline: bool = False) -> subprocess.
         command = [
             sys.executable,
             "-c",
-            f"from suji.loadtest import serve_baseline; serve_baseline({port}, {threads})",
+            f"from suji.dev.loadtest import serve_baseline; serve_baseline({port}, {threads})",
         ]
     process = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -164,7 +164,7 @@ def percentile(sorted_values: Sequence[float], p: float) -> float:
 
 def advice_bodies(count: int = 60) -> list[dict]:
     """Seeded standard rolls, as a game asks /api/advise about them."""
-    from suji.dice import random_roll
+    from suji.rules.dice import random_roll
 
     bodies = []
     for i in range(count):
@@ -277,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m suji.loadtest [options]`, the same as `suji loadtest [options]`."""
+    """`python -m suji.dev.loadtest [options]`, the same as `suji loadtest [options]`."""
     from suji.cli import build_parser
 
     args = build_parser().parse_args(["loadtest", *(sys.argv[1:] if argv is None else argv)])

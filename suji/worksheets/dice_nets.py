@@ -1,17 +1,17 @@
 """Printable dice: the cube nets of one player's twelve dice, the rules on one page and a score sheet, as one PDF.
 
 Classes rarely own the game's special dice, so they print and fold their own. Data flows one way:
-`dice_nets_pdf(lang, paper)` takes the dice one player needs from suji.dice (TARGET_KINDS, NUMBER_KINDS,
+`dice_nets_pdf(lang, paper)` takes the dice one player needs from suji.rules.dice (TARGET_KINDS, NUMBER_KINDS,
 OPERATOR_KINDS and the faces of each kind, never retyped here) → `one_player_dice` → each die's faces are put
 in opposite pairs (`opposite_pairs`) and the pairs onto the six squares of a cross-shaped net → `_Writer` draws
-the nets four to a page at true size (EDGE_MM), then the rules page (points and costs read from suji.scoring)
+the nets four to a page at true size (EDGE_MM), then the rules page (points and costs read from suji.rules.scoring)
 and the score sheet, with ReportLab → the PDF's bytes.
 
 Pages (PAGE_COUNT): 1–3 the nets (three target dice, five number dice, four operator dice), 4 the rules,
-5 the score sheet for 2–6 players. Every text a person reads is an `N_` msgid translated with suji.i18n.
+5 the score sheet for 2–6 players. Every text a person reads is an `N_` msgid translated with suji.core.i18n.
 
 Fonts: Helvetica for Latin text and the faces, Symbol for − and √ in running text (not in Helvetica's
-encoding). Japanese comes from suji.pdf_fonts, shared with the worksheets: IPAGothic embedded as a subset when
+encoding). Japanese comes from suji.worksheets.fonts, shared with the worksheets: IPAGothic embedded as a subset when
 the file is on the machine (a cut-out sheet is printed by whatever printer and viewer a school has, and an
 embedded font prints the same everywhere), else the non-embedded CID font HeiseiKakuGo-W5, so the PDF is still
 made.
@@ -31,8 +31,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from suji import pdf_fonts
-from suji.dice import (
+from suji.core.i18n import LANGUAGES, N_, translate
+from suji.rules.dice import (
     CONSTANT_FACES,
     DIVIDE,
     MINUS,
@@ -48,9 +48,9 @@ from suji.dice import (
     TIMES,
     target_numbers,
 )
-from suji.i18n import LANGUAGES, N_, translate
-from suji.pdf_fonts import CID_FONT, EMBEDDED_FONT, JAPANESE_FONT_FILES  # noqa: F401 - see # Fonts below
-from suji.scoring import OPERATOR_POINTS, REROLL_COST, SET_FACE_COST, apply_costs
+from suji.rules.scoring import OPERATOR_POINTS, REROLL_COST, SET_FACE_COST, apply_costs
+from suji.worksheets import fonts as pdf_fonts
+from suji.worksheets.fonts import CID_FONT, EMBEDDED_FONT, JAPANESE_FONT_FILES  # noqa: F401 - see # Fonts below
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
 
@@ -64,11 +64,11 @@ NET_WIDTH = 3 * EDGE
 NET_HEIGHT = 4 * EDGE + TAB
 
 MARGIN = 9 * mm
-FOOTER_Y = 5 * mm  # the footer sits in the bottom margin, as in suji.worksheet_pdf
+FOOTER_Y = 5 * mm  # the footer sits in the bottom margin, as in suji.worksheets.pdf
 
-# Fonts (see the module docstring for the choice). The Japanese font's names and files come from suji.pdf_fonts;
+# Fonts (see the module docstring for the choice). The Japanese font's names and files come from suji.worksheets.fonts;
 # they are named here too so that a test can hide the file from this module (JAPANESE_FONT_FILES).
-from suji.pdf_fonts import LATIN_BOLD, LATIN_FONT, SYMBOL_CHARS, SYMBOL_FONT  # noqa: E402,F401 - one home
+from suji.worksheets.fonts import LATIN_BOLD, LATIN_FONT, SYMBOL_CHARS, SYMBOL_FONT  # noqa: E402,F401 - one home
 
 _SYMBOL_CHARS = SYMBOL_CHARS
 
@@ -191,7 +191,7 @@ TEXTS = {
     ),
 }
 
-# The rules page's examples (RULES.md §1), written with the face constants; tests check them with suji.scoring.
+# The rules page's examples (RULES.md §1), written with the face constants; tests check them with suji.rules.scoring.
 EXAMPLE_TARGET_DICE = (1, 2, 5)
 EXAMPLE_NINE_DICE = (4, 4, 6)
 EXAMPLE_TARGET = 446
@@ -238,7 +238,7 @@ def opposite_pairs(faces: Sequence[str]) -> list[tuple[str, str]]:
 
     No rule asks for any order; these follow ordinary dice. Number dice: smallest opposite largest, so the
     opposite faces of die A add up to 7 as on any die. Operator dice: equal faces opposite each other, so that
-    the three faces seen at once are different, then the rest in the order of suji.dice.
+    the three faces seen at once are different, then the rest in the order of suji.rules.dice.
     """
     if all(f.isdecimal() for f in faces):
         ordered = sorted(faces, key=int)
@@ -278,12 +278,12 @@ def net_faces(die: NetDie) -> tuple[str, ...]:
 
 @cache
 def japanese_font() -> str:
-    """The Japanese font (suji.pdf_fonts), looked for in this module's JAPANESE_FONT_FILES."""
+    """The Japanese font (suji.worksheets.fonts), looked for in this module's JAPANESE_FONT_FILES."""
     return pdf_fonts.japanese_font(JAPANESE_FONT_FILES)
 
 
 def _fonts() -> pdf_fonts.TextFonts:
-    """Mixed text as every PDF of the project draws it (suji.pdf_fonts), with this module's Japanese font."""
+    """Mixed text as every PDF of the project draws it (suji.worksheets.fonts), with this module's Japanese font."""
     return pdf_fonts.TextFonts(japanese_font())
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from suji.dice import Roll
-from suji.formula import FormulaError, prefix_readings
-from suji.i18n import N_, translate
-from suji.scoring import check_dice, formula_score
-from suji.solver import Best, Solution, solve
+from suji.core.i18n import N_, translate
+from suji.rules.dice import Roll
+from suji.rules.formula import FormulaError, prefix_readings
+from suji.rules.scoring import check_dice, formula_score
+from suji.solver.search import Best, Solution, solve
 
 HINT_TEXT = {
     "none": N_("No target can be made with these dice. Re-roll some dice or set a face."),

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from suji.odds import space
-from suji.odds.table import NOT_MAKEABLE, OddsTable
+from suji.solver.odds import space
+from suji.solver.odds.table import NOT_MAKEABLE, OddsTable
 
 FACTS_FILE = Path(__file__).with_name("facts.json")
 SAMPLE_SEED = "odds-facts-sample"

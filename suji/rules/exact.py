@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
 
 Face = int | str
 # A value: ((radicand, coefficient), ...) sorted by radicand, no zero coefficients; radicand 1 is the rational part.

@@ -12,9 +12,9 @@ from itertools import combinations
 
 import sympy
 
-from suji.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
-from suji.exact import Face, evaluate
-from suji.formula import Die, FormulaError, Reading, format_faces, readings
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.rules.exact import Face, evaluate
+from suji.rules.formula import Die, FormulaError, Reading, format_faces, readings
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
