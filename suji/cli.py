@@ -15,26 +15,8 @@ from collections.abc import Callable, Sequence
 from suji.core.i18n import LANGUAGES, N_, translate
 from suji.rules.dice import DiceError, Roll, random_roll
 
+
 # Messages for dice given on the command line or to the API.
-DICE_MESSAGES = {
-    "unknown_operator_die": N_("“{detail}” is not an operator die. Use + − × ÷ ×10 ×11 ×12 ² √."),
-    "unknown_number_die": N_("“{detail}” is not a number die. Number dice show 1 to 9."),
-    "bad_target": N_("“{detail}” is not a target: give a whole number of at least 1."),
-    "no_target": N_("Give the target dice or a target number."),
-    "too_many_dice": N_(
-        "Too many dice: a roll has at most {numbers} number dice, {operators} operator dice and {targets} target dice."
-    ),
-}
-
-
-def dice_error_message(error: DiceError, lang: str) -> str:
-    """A DiceError in the user's language."""
-    from suji.rules.dice import MAX_NUMBER_DICE, MAX_OPERATOR_DICE, MAX_TARGET_DICE
-
-    limits = {"numbers": MAX_NUMBER_DICE, "operators": MAX_OPERATOR_DICE, "targets": MAX_TARGET_DICE}
-    return translate(DICE_MESSAGES[error.code], lang, detail=error.detail, **limits)
-
-
 def default_language() -> str:
     """ja when the environment's locale is Japanese, else en."""
     for var in ("SUJI_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -77,16 +59,16 @@ def print_json(data: object) -> None:
 
 
 CLI_TEXT = {
-    "not_utf8": N_("Argument {position} is not UTF-8 text. Type it again (or set the terminal to UTF-8)."),
-    "no_file": N_("There is no file “{path}”."),
-    "is_dir": N_("“{path}” is a folder, not a file."),
-    "unreadable": N_("“{path}” cannot be read."),
+    "not_utf8": N_("Argument %(position)s is not UTF-8 text. Type it again (or set the terminal to UTF-8)."),
+    "no_file": N_("There is no file “%(path)s”."),
+    "is_dir": N_("“%(path)s” is a folder, not a file."),
+    "unreadable": N_("“%(path)s” cannot be read."),
     "bad_port": N_("The port must be a whole number from 1 to 65535."),
-    "bad_host": N_("“{host}” is not an address this computer can listen on."),
+    "bad_host": N_("“%(host)s” is not an address this computer can listen on."),
     "bad_threads": N_("The number of threads must be a whole number from 1 to 64."),
     "line_not_utf8": N_("This line is not UTF-8 text."),
-    "line_too_long": N_("This line is too long: at most {limit} characters."),
-    "cannot_listen": N_("Cannot listen on {host} port {port}: {reason}."),
+    "line_too_long": N_("This line is too long: at most %(limit)s characters."),
+    "cannot_listen": N_("Cannot listen on %(host)s port %(port)s: %(reason)s."),
 }
 MAX_BATCH_LINE = 10_000
 
@@ -94,15 +76,15 @@ MAX_BATCH_LINE = 10_000
 # ---- suji check ------------------------------------------------------------------------------------------
 
 CHECK_TEXT = {
-    "made": N_("✓ {formula} = {value}: target {target} made."),
-    "missed": N_("✗ {formula} = {value}: not a target ({targets})."),
-    "invalid": N_("✗ Not a valid formula ({column}): {message}"),
-    "invalid_nocol": N_("✗ Not a valid formula: {message}"),
-    "scored": N_("Scored formula: {formula}"),
-    "removed": N_("Redundant dice removed: {dice}"),
-    "points": N_("Operator points {points} × number dice {dice} = {total}"),
-    "costs": N_("Re-rolled {rerolled}, set {set_faces}: −{cost}"),
-    "score": N_("Score: {score}"),
+    "made": N_("✓ %(formula)s = %(value)s: target %(target)s made."),
+    "missed": N_("✗ %(formula)s = %(value)s: not a target (%(targets)s)."),
+    "invalid": N_("✗ Not a valid formula (%(column)s): %(message)s"),
+    "invalid_nocol": N_("✗ Not a valid formula: %(message)s"),
+    "scored": N_("Scored formula: %(formula)s"),
+    "removed": N_("Redundant dice removed: %(dice)s"),
+    "points": N_("Operator points %(points)s × number dice %(dice)s = %(total)s"),
+    "costs": N_("Re-rolled %(rerolled)s, set %(set_faces)s: −%(cost)s"),
+    "score": N_("Score: %(score)s"),
     "steps": N_("How it is worked out:"),
     "steps_scored": N_("The scored formula, worked out:"),
 }
@@ -171,9 +153,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ---- suji roll -------------------------------------------------------------------------------------------
 
 ROLL_TEXT = {
-    "targets": N_("Target dice: {dice}  →  targets: {targets}"),
-    "numbers": N_("Number dice: {dice}"),
-    "operators": N_("Operator dice: {dice}"),
+    "targets": N_("Target dice: %(dice)s  →  targets: %(targets)s"),
+    "numbers": N_("Number dice: %(dice)s"),
+    "operators": N_("Operator dice: %(dice)s"),
 }
 
 
@@ -194,17 +176,17 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 SOLVE_TEXT = {
     "none": N_("No target can be made with these dice."),
-    "target": N_("{target}: best score {score} with {formula} ({solutions} irreducible formulas)"),
-    "unreachable": N_("{target}: cannot be made"),
-    "missing_field": N_("This line has no “{field}”."),
+    "target": N_("%(target)s: best score %(score)s with %(formula)s (%(solutions)s irreducible formulas)"),
+    "unreachable": N_("%(target)s: cannot be made"),
+    "missing_field": N_("This line has no “%(field)s”."),
     "bad_line": N_("This line is not a JSON object with target_dice, number_dice and operator_dice."),
 }
 
 
 def _solve_dict(roll: Roll, level: int | None) -> dict:
-    from suji.solver.search import LEVEL_OPERATORS, solve
+    from suji.solver.search import solve_at_level
 
-    return solve(roll, LEVEL_OPERATORS[level] if level else None).to_dict()
+    return solve_at_level(roll, level or None).to_dict()
 
 
 def _batch_roll(line: str) -> Roll:
@@ -258,7 +240,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                     print_json(
                         {
                             "line": number,
-                            "error": {"code": error.code, "message": dice_error_message(error, lang)},
+                            "error": {"code": error.code, "message": error.message(lang)},
                         }
                     )
                     status = 1
@@ -330,10 +312,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
     try:
         advice = advise(roll, rerolled=args.rerolled, set_faces=args.set_faces, workers=args.workers)
     except DiceError as error:
-        if error.code == "not_standard":
-            print(f"suji: {translate(ADVICE_TEXT['not_standard'], lang)}", file=sys.stderr)
-            return 2
-        raise
+        print(f"suji: {error.message(lang)}", file=sys.stderr)
+        return 2
     if args.json:
         print_json(advice.to_dict(lang))
         return 0
@@ -351,36 +331,36 @@ def cmd_advise(args: argparse.Namespace) -> int:
 # ---- suji odds -------------------------------------------------------------------------------------------
 
 ODDS_TEXT = {
-    "progress": N_("{done} of {total} parts ({percent})"),
-    "left": N_("about {time} left"),
-    "minutes": N_("{minutes} min {seconds} s"),
-    "seconds": N_("{seconds} s"),
-    "complete": N_("The odds table is complete: {path} ({size} MB)."),
+    "progress": N_("%(done)s of %(total)s parts (%(percent)s)"),
+    "left": N_("about %(time)s left"),
+    "minutes": N_("%(minutes)s min %(seconds)s s"),
+    "seconds": N_("%(seconds)s s"),
+    "complete": N_("The odds table is complete: %(path)s (%(size)s MB)."),
     "stopped": N_(
-        "Stopped: {done} of {total} parts are done and kept. Run “suji odds build” again to go on from there."
+        "Stopped: %(done)s of %(total)s parts are done and kept. Run “suji odds build” again to go on from there."
     ),
-    "source_table": N_("From the odds table ({path})."),
+    "source_table": N_("From the odds table (%(path)s)."),
     "source_live": N_("Worked out live by the solver (no usable odds table)."),
-    "show_line": N_("{target}: best score {score}"),
+    "show_line": N_("%(target)s: best score %(score)s"),
     "show_none": N_("No target number can be made with these dice."),
-    "show_count": N_("{count} of {total} target numbers can be made."),
+    "show_count": N_("%(count)s of %(total)s target numbers can be made."),
     "not_number_dice": N_(
         "The odds table covers five number dice (A A B B C) and four operator dice (A A A B)."
     ),
-    "status_complete": N_("Complete: {path} ({size} MB, rules {rules})."),
-    "status_building": N_("Being built: {done} of {total} parts done ({percent})."),
-    "status_partial": N_("Not finished: {done} of {total} parts done. Run “suji odds build” to go on."),
-    "facts_source_table": N_("Exact figures from the odds table at {path}."),
+    "status_complete": N_("Complete: %(path)s (%(size)s MB, rules %(rules)s)."),
+    "status_building": N_("Being built: %(done)s of %(total)s parts done (%(percent)s)."),
+    "status_partial": N_("Not finished: %(done)s of %(total)s parts done. Run “suji odds build” to go on."),
+    "facts_source_table": N_("Exact figures from the odds table at %(path)s."),
     "facts_source_stored": N_("Exact figures stored with suji (no usable odds table here)."),
     "facts_none": N_("No figures: there is no usable odds table and none are stored. Run “suji odds build”."),
-    "facts_written": N_("Wrote {path}."),
-    "facts_need_table": N_("Writing the facts needs a complete odds table. {reason}"),
-    "level_title": N_("Level {level} ({operators}):"),
-    "p_make": N_("  A roll can make a target: {percent} ({fraction})"),
-    "mean": N_("  Mean best score (0 when nothing can be made): {decimal} ({fraction})"),
-    "distribution": N_("  Best score: {scores}"),
-    "hardest": N_("  Hardest target numbers: {targets}"),
-    "easiest": N_("  Easiest target numbers: {targets}"),
+    "facts_written": N_("Wrote %(path)s."),
+    "facts_need_table": N_("Writing the facts needs a complete odds table. %(reason)s"),
+    "level_title": N_("Level %(level)s (%(operators)s):"),
+    "p_make": N_("  A roll can make a target: %(percent)s (%(fraction)s)"),
+    "mean": N_("  Mean best score (0 when nothing can be made): %(decimal)s (%(fraction)s)"),
+    "distribution": N_("  Best score: %(scores)s"),
+    "hardest": N_("  Hardest target numbers: %(targets)s"),
+    "easiest": N_("  Easiest target numbers: %(targets)s"),
 }
 LEVEL_NAMES = {1: "+ −", 2: "+ − × ÷ ×10 ×11 ×12", 3: "+ − × ÷ ×10 ×11 ×12 ² √"}
 
@@ -711,9 +691,55 @@ def cmd_dice_nets(args: argparse.Namespace) -> int:
 
 
 def cmd_worksheet(args: argparse.Namespace) -> int:
-    from suji.worksheets.sheet import run_cli  # imports ReportLab only for a PDF
+    """`suji worksheet`: validate the options like the web form, build the sheet, write pdf, html or json."""
+    from pathlib import Path
 
-    return run_cli(args, args.lang or default_language())
+    from suji.worksheets.sheet import SHEET_TEXTS, build_worksheet, output_path_problem, parse_settings
+
+    lang = args.lang or default_language()
+    options = {
+        name: getattr(args, name)
+        for name in ("count", "level", "seed", "paper", "versions", "targets", "title")
+    }
+    options["lang"] = lang
+    options["name"] = "no" if getattr(args, "no_name_line", False) else "yes"
+    options["key"] = "no" if getattr(args, "no_key", False) else "yes"
+    options["steps"] = "yes" if getattr(args, "steps", False) else "no"
+    settings, errors = parse_settings({k: str(v) for k, v in options.items()}, lang)
+    if errors:
+        for error in errors:
+            print(f"suji: {error.text(lang)}", file=sys.stderr)
+        return 2
+    output: str = getattr(args, "output", "-") or "-"
+    fmt = getattr(args, "format", None) or (
+        Path(output).suffix.lstrip(".").lower() if output != "-" else "json"
+    )
+    if fmt not in ("pdf", "html", "json"):
+        fmt = "json"
+    # Checked before the sheet is built, so a typo in the path costs nothing.
+    problem = output_path_problem(output, lang)
+    if problem:
+        print(f"suji: {problem}", file=sys.stderr)
+        return 2
+    worksheet = build_worksheet(settings)
+    if fmt == "pdf":
+        from suji.worksheets.pdf import worksheet_pdf
+
+        data = worksheet_pdf(worksheet)
+    elif fmt == "html":
+        from suji.worksheets.html import worksheet_html
+
+        data = worksheet_html(worksheet).encode("utf-8")
+    else:
+        data = (json.dumps(worksheet.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(output).write_bytes(data)
+        # The seed on stderr too, for a sheet made without one: it is how to print the same sheet again.
+        print(translate(SHEET_TEXTS["seed"], lang, seed=worksheet.settings.seed), file=sys.stderr)
+    return 0
 
 
 # ---- the parser ------------------------------------------------------------------------------------------
@@ -722,6 +748,8 @@ Command = Callable[[argparse.Namespace], int]
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from suji.dev.loadtest import add_arguments as loadtest_arguments
+
     parser = argparse.ArgumentParser(prog="suji", description="Sūji de Asobo (すうじであそぼ) maths trainer")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -834,15 +862,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("loadtest", help="measure /api/check under load on 127.0.0.1 (requests/s, latency)")
-    p.add_argument("--requests", type=int, default=6000, help="how many requests in all")
-    p.add_argument("--clients", type=int, default=8, help="client threads, one keep-alive connection each")
-    p.add_argument("--time-limit", type=float, default=60.0, help="stop after this many seconds")
-    p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
-    p.add_argument(
-        "--endpoint", choices=("check", "advise"), default="check",
-        help="check: POST /api/check; advise: POST /api/advise on seeded standard rolls",
-    )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="one JSON object with the figures and the baseline's")
+    loadtest_arguments(p)
     p.set_defaults(func=cmd_loadtest)
 
     p = sub.add_parser(
@@ -910,7 +930,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except DiceError as error:
         lang = getattr(args, "lang", None) or default_language()
-        print(f"suji: {dice_error_message(error, lang)}", file=sys.stderr)
+        print(f"suji: {error.message(lang)}", file=sys.stderr)
         return 2
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 sync_api = require_chromium()
 
 from suji.rules.dice import Roll  # noqa: E402
-from suji.web import drill  # noqa: E402
+from suji.web import drill_rolls  # noqa: E402
 
 # 6 read as 9: 92+33 = 125, one of the targets of 1 2 5.
 ROLL = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
@@ -23,7 +23,7 @@ ROLL = Roll.of([6, 2, 3, 3, 1], ["+", "−", "×", "+"], [1, 2, 5])
 def server(tmp_path_factory):
     """The app (CSRF on, as in production) on 127.0.0.1 and a free port, in a thread; a fixed roll."""
     mp = pytest.MonkeyPatch()
-    mp.setattr(drill, "_new_roll", lambda level, seed: ROLL)
+    mp.setattr(drill_rolls, "roll_at", lambda level, seed: ROLL)
     with served_app(tmp_path_factory.mktemp("instance")) as (_, url):
         yield url
     mp.undo()

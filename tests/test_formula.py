@@ -219,7 +219,7 @@ def test_caret_points_at_the_column_counting_full_width_as_two():
 def test_every_error_message_in_both_languages(code):
     error = FormulaError(code, 1, token="+", char="a", face=5, count=1, limit=200)
     english, japanese = error.message("en"), error.message("ja")
-    assert "{" not in english and "{" not in japanese  # every placeholder filled
+    assert "%(" not in english and "%(" not in japanese  # every placeholder filled
     assert english != japanese
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", japanese), japanese
 

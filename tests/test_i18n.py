@@ -18,6 +18,7 @@ from suji.core.i18n import LANGUAGES, translate, translations
 from suji.core.resources import resource_dir
 from suji.dev import catalogs
 from suji.rules import formula
+from suji.rules.dice import DiceError
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -76,7 +77,7 @@ def test_extraction_finds_the_engine_and_cli_messages(extracted):
         formula.COLUMN_MESSAGE,
         *cli.CHECK_TEXT.values(),
         *cli.ROLL_TEXT.values(),
-        *cli.DICE_MESSAGES.values(),
+        *DiceError.MESSAGES.values(),
     }
     assert used <= extracted, sorted(used - extracted)
 
@@ -133,7 +134,7 @@ def test_stored_japanese_sample_is_natural_text():
         cli.ROLL_TEXT["numbers"],
     ):
         text = translate(message, "ja", token="+", score=3, dice="1 2")
-        assert JAPANESE.search(text) and text != message.format(token="+", score=3, dice="1 2")
+        assert JAPANESE.search(text) and text != message % {"token": "+", "score": 3, "dice": "1 2"}
 
 
 def test_catalog_files_parse_without_errors():
@@ -165,18 +166,33 @@ def test_japanese_sentences_and_lists_use_japanese_punctuation():
         assert not re.search(japanese + r", ?" + japanese, line), line
 
 
-def test_no_lone_percent_sign_in_a_template_translation():
-    """Jinja's _() formats every message with %: a lone % in a translation (「%」) breaks the page."""
+def test_one_placeholder_style_and_no_lone_percent_sign():
+    """Every message is a %-format, in Python as in Jinja's _(): placeholders are %(name)s, a literal % is %%.
+
+    A lone % in a translation (「%」) or a leftover {name} would break the text or show the braces; a
+    translation must keep exactly the placeholders of its msgid.
+    """
     from pathlib import Path
 
     from babel.messages.pofile import read_po
 
-    root = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
-    with open(root, "rb") as f:
-        catalog = read_po(f)
-    for message in catalog:
-        if not message.id or not isinstance(message.id, str) or "{" in message.id:
-            continue  # library messages use {placeholders} and never go through %
-        text = message.string if isinstance(message.string, str) else ""
-        if "%%" in message.id or "%(" in message.id or "%" not in message.id:
-            assert not re.search(r"%(?![%(])", text.replace("%%", "")), (message.id, text)
+    placeholder = re.compile(r"%\((\w+)\)s")
+    for lang in LANGUAGES:
+        root = Path(__file__).resolve().parents[1] / "translations" / lang / "LC_MESSAGES" / "messages.po"
+        with open(root, "rb") as f:
+            catalog = read_po(f)
+        for message in catalog:
+            if not message.id:
+                continue
+            ids = [message.id] if isinstance(message.id, str) else list(message.id)
+            texts = [message.string] if isinstance(message.string, str) else list(message.string)
+            for text in [*ids, *texts]:
+                assert not re.search(r"\{\w+\}", text), ("a {name} placeholder", text)
+                assert not re.search(r"%(?![%(])", placeholder.sub("", text).replace("%%", "")), (
+                    "lone %",
+                    text,
+                )
+            wanted = set(placeholder.findall(ids[-1])) | set(placeholder.findall(ids[0]))
+            for text in texts:
+                if text:
+                    assert set(placeholder.findall(text)) <= wanted | {"n"}, (message.id, text)

@@ -166,7 +166,7 @@ def test_the_student_chooses_a_break_before_the_roll_and_rolls_on_coming_back():
     rolls = [
         e.params["time"]
         for e in game.log[before:]
-        if e.message == "{time}: your die shows {status} ({state})."
+        if e.message == "%(time)s: your die shows %(status)s (%(state)s)."
     ]
     assert break_time not in rolls
     minutes = 9 * 60 + 10 * (turn + 1)
@@ -178,9 +178,9 @@ def test_staying_the_roll_comes_after_the_choice():
         game = nine_am.replay(seed, [])
         if game.stage != nine_am.BREAK:
             continue
-        assert not any(e.message.startswith("{time}: your die shows") for e in game.log)
+        assert not any(e.message.startswith("%(time)s: your die shows") for e in game.log)
         game.play(nine_am.STAY)
-        assert game.log[0].message == "{time}: your die shows {status} ({state})."
+        assert game.log[0].message == "%(time)s: your die shows %(status)s (%(state)s)."
         assert game.log[0].params["status"] == game.statuses[0] or game.called == 0
         return
     pytest.fail("no game asked about a break")

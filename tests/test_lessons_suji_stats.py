@@ -162,7 +162,7 @@ def test_stored_experiments_sample_the_stored_rolls(key):
     small = experiment.run(100, 3, "ja")
     assert full.n == ss.stored()["n"] and small.n == 100
     assert small == experiment.run(100, 3, "ja")  # seeded
-    assert "推定" in small.note and "estimates" in full.note
+    assert "推定" in small.note_text("ja") and "estimates" in full.note_text("en")
     for row in full.rows:
         assert row.interval[0] <= row.simulated <= row.interval[1]
         # Exact values come from the odds table's facts; the stored rolls (solved one by one with solve())

@@ -10,7 +10,7 @@ from drill_support import open_drill
 
 from suji.cli import main as cli_main
 from suji.rules.dice import Roll
-from suji.web import drill
+from suji.web import drill_rolls
 
 SEED_EXAMPLE = {
     "formula": "21²+4+1",
@@ -151,7 +151,7 @@ def test_wrong_method_and_unknown_api_path(client):
 
 def test_value_uses_the_drill_roll(client, monkeypatch):
     roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "÷"], [4, 4, 6])
-    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
+    monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: roll)
     assert client.post("/api/value", json={"formula": "21²"}).status_code == 400  # no drill page
     roll_token = open_drill(client, 2)
     assert client.post("/api/value", json={"formula": "21²", "roll": roll_token + "x"}).status_code == 400
@@ -279,7 +279,7 @@ def test_hint_lists_the_hints_one_step_further_each(client):
 
 def test_drill_hints_and_on_track(client, monkeypatch):
     roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
-    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
+    monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: roll)
     assert client.post("/api/drill/hint", json={"step": 0}).status_code == 400  # no drill page
     html = client.get("/drill/3").get_data(as_text=True)
     assert 'id="hint-button"' in html and 'data-hint-url="/api/drill/hint"' in html
@@ -304,7 +304,7 @@ def test_drill_hints_and_on_track(client, monkeypatch):
 
 def test_check_page_shows_the_best_possible_score(client, monkeypatch):
     roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
-    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
+    monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: roll)
     roll_token = open_drill(client, 3)
     response = client.post(
         "/drill/3/check",

@@ -8,8 +8,8 @@ import pytest
 from drill_support import open_drill
 
 from suji.rules.dice import Roll
-from suji.solver.search import LEVEL_OPERATORS, solve
-from suji.web import drill
+from suji.solver.search import LEVEL_OPERATORS, solve, solve_at_level
+from suji.web import drill_rolls
 
 # A roll with a different best answer at each level: 472−25 (5), 475−2÷2 (20), 752−4²÷2 (40).
 ROLL = Roll.of([4, 5, 7, 2, 2], ["×", "−", "÷", "²"], [4, 7, 4])
@@ -17,8 +17,8 @@ ROLL = Roll.of([4, 5, 7, 2, 2], ["×", "−", "÷", "²"], [4, 7, 4])
 
 @pytest.fixture
 def level_client(client, monkeypatch):
-    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: ROLL)
-    drill.solution_for.cache_clear()
+    monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: ROLL)
+    solve_at_level.cache_clear()
     return client
 
 

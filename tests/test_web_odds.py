@@ -111,7 +111,7 @@ def test_the_suji_lesson_simulates_fresh_rolls_by_lookup(monkeypatch, table_path
     ]
     assert rolls != [suji_stats.random_roll(suji_stats.roll_seed(8, i)) for i in range(50)]
     outcome = suji_stats._run_reach(50, 7, "en")
-    assert outcome.rows[0].exact == suji_stats.exact_reach() and "odds table" in outcome.note
+    assert outcome.rows[0].exact == suji_stats.exact_reach() and "odds table" in outcome.note_text("en")
     advice = suji_stats._run_advice(5, 7, "ja")
     assert [r.simulated is not None for r in advice.rows] == [True, True]
     monkeypatch.setenv("SUJI_ODDS_PATH", str(table_path.with_name("none.suji")))

@@ -8,7 +8,7 @@ import pytest
 from drill_support import open_drill
 
 from suji.rules.dice import Roll
-from suji.web import drill
+from suji.web import drill_rolls
 
 JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -18,7 +18,7 @@ ROLL = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
 
 @pytest.fixture
 def fixed_roll(monkeypatch):
-    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: ROLL)
+    monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: ROLL)
     return ROLL
 
 
@@ -109,7 +109,7 @@ def test_check_made_target_counts_the_streak(client, fixed_roll):
 
 def test_check_strikes_out_redundant_dice(client, monkeypatch):
     roll = Roll.of([5, 1, 1, 2, 3], ["+", "−", "+", "²"], target=5)
-    monkeypatch.setattr(drill, "_new_roll", lambda level, seed: roll)
+    monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: roll)
     roll_token = open_drill(client, 1)
     html = client.post(
         "/drill/1/check", follow_redirects=True, data={"formula": "5+1-1", "roll": roll_token}, headers=EN
@@ -150,7 +150,7 @@ def test_each_page_checks_the_roll_it_shows(client):
     client.post("/drill/1/new")
     second = open_drill(client, 1)
     assert first != second
-    from suji.web.drill import drill_roll
+    from suji.web.drill_rolls import drill_roll
 
     with client.application.test_request_context():
         first_roll, second_roll = drill_roll(first), drill_roll(second)

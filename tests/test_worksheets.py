@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from suji.cli import main
+from suji.core.i18n import fill
 from suji.rules.scoring import check
 from suji.solver.search import LEVEL_OPERATORS, solve
 from suji.worksheets import sheet as worksheets
@@ -391,7 +392,7 @@ def test_a_long_title_fits_the_page_clear_of_the_version_box(paper, lang):
     ws = build_worksheet(Settings(count=3, seed="long", lang=lang, paper=paper, versions=2, title=title))
     data = worksheet_pdf(ws)
     width = PAPER_SIZES[paper][0]
-    label = sheet_texts(lang)["version"].format(version="A")
+    label = fill(sheet_texts(lang)["version"], version="A")
     box_left = width - MARGIN - (text_width(label, 12, bold=True) + 6 * 2.835)
     runs = [r for r in _title_runs(data) if "あ" in r[0]]
     assert "".join(r[0] for r in runs) == title  # all of it, on two lines
@@ -474,8 +475,8 @@ def test_pdf_pages_per_version_for_common_counts(paper, lang, level, title):
         for i, page in enumerate(pages):
             version, number = divmod(i, len(sizes))
             # Every page names its version, and which page of it it is.
-            assert squeeze(t["version"].format(version="AB"[version])) in page, (count, i)
-            assert squeeze(t["page"].format(page=number + 1, pages=len(sizes))) in page, (count, i)
+            assert squeeze(fill(t["version"], version="AB"[version])) in page, (count, i)
+            assert squeeze(fill(t["page"], page=number + 1, pages=len(sizes))) in page, (count, i)
         # Each page's boxes fill the room under its header (unless they reached their greatest height).
         writer = _Writer(ws)
         for version in ws.versions:

@@ -2,6 +2,10 @@
 
 The web app uses Flask-Babel over the same catalogs; this module serves code that must not import Flask.
 Message texts are English msgids marked with `N_` where they are defined and translated when shown.
+
+One placeholder style everywhere, the one gettext and Jinja's `_()` use: ``%(name)s``, and a literal percent sign
+written ``%%``. Every message is formatted when it is translated, with or without parameters, so a msgid reads
+the same in Python, in a template and in the catalogs (pybabel checks a translation keeps its placeholders).
 """
 
 from __future__ import annotations
@@ -34,17 +38,26 @@ def translations(lang: str) -> NullTranslations:
     return Translations.load(str(resource_dir("translations")), [lang], domain="messages")
 
 
+def template(message: str, lang: str, /) -> str:
+    """The translation of `message` with its ``%(placeholders)s`` still to fill (with `fill`), for printing code
+    that fills the same text many times (a page number on every page)."""
+    return translations(lang).gettext(message)
+
+
+def fill(text: str, /, **params: object) -> str:
+    """Fill the ``%(placeholders)s`` of a translated text (``%%`` becomes %)."""
+    return text % params
+
+
 def translate(message: str, lang: str, /, **params: object) -> str:
-    """Translate `message` into `lang` and fill in its ``{placeholders}``."""
-    text = translations(lang).gettext(message)
-    return text.format(**params) if params else text
+    """Translate `message` into `lang` and fill in its ``%(placeholders)s``."""
+    return fill(translations(lang).gettext(message), **params)
 
 
 def translate_plural(singular: str, plural: str, n: int, lang: str, /, **params: object) -> str:
-    """Translate the form of `singular`/`plural` that fits the count `n` and fill in its ``{placeholders}``.
+    """Translate the form of `singular`/`plural` that fits the count `n` and fill in its ``%(placeholders)s``.
 
     The catalog's plural rule picks the form (English: one or other; Japanese has a single form).
-    ``{n}`` is filled with `n` unless `params` give it.
+    ``%(n)s`` is filled with `n` unless `params` give it.
     """
-    text = translations(lang).ngettext(singular, plural, n)
-    return text.format(**{"n": n, **params})
+    return fill(translations(lang).ngettext(singular, plural, n), **{"n": n, **params})

@@ -276,12 +276,24 @@ def run(args: argparse.Namespace) -> int:
     return 1 if figures["errors"] else 0
 
 
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `suji loadtest` (and of `python -m suji.dev.loadtest`)."""
+    p.add_argument("--requests", type=int, default=6000, help="how many requests in all")
+    p.add_argument("--clients", type=int, default=8, help="client threads, one keep-alive connection each")
+    p.add_argument("--time-limit", type=float, default=60.0, help="stop after this many seconds")
+    p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    p.add_argument(
+        "--endpoint", choices=("check", "advise"), default="check",
+        help="check: POST /api/check; advise: POST /api/advise on seeded standard rolls",
+    )  # fmt: skip
+    p.add_argument("--json", action="store_true", help="one JSON object with the figures and the baseline's")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m suji.dev.loadtest [options]`, the same as `suji loadtest [options]`."""
-    from suji.cli import build_parser
-
-    args = build_parser().parse_args(["loadtest", *(sys.argv[1:] if argv is None else argv)])
-    return run(args)
+    parser = argparse.ArgumentParser(prog="python -m suji.dev.loadtest")
+    add_arguments(parser)
+    return run(parser.parse_args(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

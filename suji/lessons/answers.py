@@ -10,23 +10,38 @@ import re
 import unicodedata
 from fractions import Fraction
 
+from suji.core.errors import SujiError
+from suji.core.i18n import N_
+
 MAX_ANSWER_LENGTH = 40
 # Fractions with huge parts are never the answer to a lesson question; refusing them keeps the work bounded.
 MAX_DIGITS = 12
 
-# Error codes (the lessons translate them with `suji.lessons.steps.ANSWER_ERRORS`).
+# Error codes, each with its message (AnswerError.MESSAGES).
 EMPTY = "empty"
 TOO_LONG = "too_long"
 NOT_A_NUMBER = "not_a_number"
 ZERO_DENOMINATOR = "zero_denominator"
 
 
-class AnswerError(ValueError):
-    """An answer text that cannot be read as a number; `code` says why."""
+ANSWER_ERRORS: dict[str, str] = {
+    "empty": N_("Please type an answer, for example 3/8, 0.375 or 37.5%%."),
+    "too_long": N_("That answer is too long. Type just the number, for example 3/8."),
+    "not_a_number": N_(
+        "That is not a number we can read. Try a fraction like 3/8, a decimal like 0.375 "
+        "or a percentage like 37.5%%."
+    ),
+    "zero_denominator": N_("A fraction cannot have 0 below the line."),
+}
+
+
+class AnswerError(SujiError):
+    """An answer text that cannot be read as a number; `code` says why (`text` is kept for the log)."""
+
+    MESSAGES = ANSWER_ERRORS
 
     def __init__(self, code: str, text: str = "") -> None:
-        super().__init__(f"{code}: {text!r}")
-        self.code = code
+        super().__init__(code)
         self.text = text
 
 

@@ -20,6 +20,7 @@ from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 
+from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
 from suji.lessons.stats import wilson_interval
@@ -48,16 +49,17 @@ DESIGN_ERRORS = {
     "bad_size": N_("Each die must have from 2 to 20 sides (a coin is a 2-sided die)."),
     "too_few": N_("A monster needs at least 4 dice."),
     "too_many": N_("A monster may have at most 6 dice."),
-    "too_many_sides": N_("Too many sides: {total} in total, but at most 50 are allowed."),
+    "too_many_sides": N_("Too many sides: %(total)s in total, but at most 50 are allowed."),
 }
 
 
-class DesignError(ValueError):
+class DesignError(SujiError):
     """A monster outside the classroom limits; `code` keys DESIGN_ERRORS, `total` is the number of sides."""
 
+    MESSAGES = DESIGN_ERRORS
+
     def __init__(self, code: str, total: int = 0) -> None:
-        super().__init__(code)
-        self.code = code
+        super().__init__(code, total=total)
         self.total = total
 
 
@@ -261,8 +263,8 @@ class MonsterGame:
         self.to_move = 0 if a[:keep] < b[:keep] else 1
         self.passes = 0
         starts = (
-            N_("Round {r}: you rolled the lowest die and start."),
-            N_("Round {r}: the bot rolled the lowest die and starts."),
+            N_("Round %(r)s: you rolled the lowest die and start."),
+            N_("Round %(r)s: the bot rolled the lowest die and starts."),
         )
         self.log.append(Event(starts[self.to_move], {"r": self.rounds}))
 
@@ -278,8 +280,8 @@ class MonsterGame:
             options.append(
                 Option(
                     attack.key,
-                    N_("{using} captures d{size}:{value}"),
-                    N_("+{size} points; P(a re-rolled die can be power-captured next) = {p} ({pct})"),
+                    N_("%(using)s captures d%(size)s:%(value)s"),
+                    N_("+%(size)s points; P(a re-rolled die can be power-captured next) = %(p)s (%(pct)s)"),
                     {
                         "using": using,
                         "size": them.sizes[attack.target],
@@ -328,8 +330,8 @@ class MonsterGame:
             me.values[i] = self._roll(me.sizes[i])
         kind = N_("power attack") if len(attack.using) == 1 else N_("skill attack")
         captures = (
-            N_("Your {kind} captures the bot's d{size} showing {value}."),
-            N_("The bot's {kind} captures your d{size} showing {value}."),
+            N_("Your %(kind)s captures the bot's d%(size)s showing %(value)s."),
+            N_("The bot's %(kind)s captures your d%(size)s showing %(value)s."),
         )
         self.log.append(Event(captures[player], {"kind": Msg(kind), "size": size, "value": value}))
         self.passes = 0
@@ -339,7 +341,7 @@ class MonsterGame:
         s0, s1 = (s.score2() for s in self.sides)
         self.log.append(
             Event(
-                N_("Round over. Points: you {a}, the bot {b}."),
+                N_("Round over. Points: you %(a)s, the bot %(b)s."),
                 {"a": half_points_text(s0), "b": half_points_text(s1)},
             )
         )
@@ -348,8 +350,8 @@ class MonsterGame:
         if max(self.wins) >= ROUNDS_TO_WIN or self.rounds >= MAX_ROUNDS:
             self.winner = 0 if self.wins[0] >= self.wins[1] else 1
             wins = (
-                N_("You win the game, {a} rounds to {b}."),
-                N_("The bot wins the game, {a} rounds to {b}."),
+                N_("You win the game, %(a)s rounds to %(b)s."),
+                N_("The bot wins the game, %(a)s rounds to %(b)s."),
             )
             self.log.append(
                 Event(wins[self.winner], {"a": self.wins[self.winner], "b": self.wins[1 - self.winner]})
@@ -430,7 +432,7 @@ def _run_start(n: int, seed: int, lang: str) -> Outcome:
         hits = sum(_first_mover(rng, MONSTERS[x], MONSTERS[y]) == 0 for _ in range(n))
         rows.append(
             Row(
-                Msg(N_("{a} starts against {b}")),
+                Msg(N_("%(a)s starts against %(b)s")),
                 p_starts(MONSTERS[x], MONSTERS[y])[0],
                 hits / n,
                 wilson_interval(hits, n),
@@ -444,14 +446,14 @@ def _run_matches(n: int, seed: int, lang: str) -> Outcome:
     rows = []
     for x, y in MATCHES:
         wins = simulate_match(MONSTERS[x], MONSTERS[y], n, seed)
-        rows.append(Row(Msg(N_("{a} beats {b}")), None, wins / n, wilson_interval(wins, n), _pair(x, y)))
+        rows.append(Row(Msg(N_("%(a)s beats %(b)s")), None, wins / n, wilson_interval(wins, n), _pair(x, y)))
     return Outcome(
         rows,
         n,
         seed,
         note=N_(
             "Both monsters are played by the greedy bot (it always captures the "
-            "biggest die it can). No exact value: confidence intervals (95%)."
+            "biggest die it can). No exact value: confidence intervals (95%%)."
         ),
     )
 
@@ -528,7 +530,7 @@ def steps() -> list[Step]:
                 "Only the 20 "
                 "decided pairs count: 14/20 = 7/10. For real monsters we count every roll the same "
                 "way: Torchy "
-                "starts against Drippy with probability {p}, about {pct}."
+                "starts against Drippy with probability %(p)s, about %(pct)s."
             ),
             {
                 "p": fraction_text(p_starts(torchy, drippy)[0]),

@@ -201,13 +201,13 @@ class GooballGame:
             Option(
                 "centre",
                 N_("Aim at the centre, stop 1 inch past it"),
-                N_("{d} inches away: P(reach) = {p} ({pct}) if nothing is in the way"),
+                N_("%(d)s inches away: P(reach) = %(p)s (%(pct)s) if nothing is in the way"),
                 params,
             ),
             Option(
                 "centre-full",
                 N_("Aim at the centre, move the full distance"),
-                N_("{d} inches away: P(reach) = {p} ({pct}); you end further away"),
+                N_("%(d)s inches away: P(reach) = %(p)s (%(pct)s); you end further away"),
                 params,
             ),
         ]
@@ -218,9 +218,9 @@ class GooballGame:
             options.append(
                 Option(
                     f"bump-{j}",
-                    N_("Bump gooball {j} (showing {q})"),
+                    N_("Bump gooball %(j)s (showing %(q)s)"),
                     N_(
-                        "{e} inches away: P(reach) = {p}, P(win the bump) = {w} ({wpct}), both = {b} ({bpct})"
+                        "%(e)s inches away: P(reach) = %(p)s, P(win the bump) = %(w)s (%(wpct)s), both = %(b)s (%(bpct)s)"
                     ),
                     {
                         "j": j + 1,
@@ -236,8 +236,8 @@ class GooballGame:
             )
         return Decision(
             NP_(
-                "Your turn: you have {n} point. Where do you aim?",
-                "Your turn: you have {n} points. Where do you aim?",
+                "Your turn: you have %(n)s point. Where do you aim?",
+                "Your turn: you have %(n)s points. Where do you aim?",
             ),
             options,
             {"n": me.points},
@@ -267,7 +267,10 @@ class GooballGame:
         if leaders:
             self.winner = leaders[0] if self.balls[self.turn].points < GOAL else self.turn
             self.log.append(
-                Event(N_("Gooball {i} reaches {goal} points and wins!"), {"i": self.winner + 1, "goal": GOAL})
+                Event(
+                    N_("Gooball %(i)s reaches %(goal)s points and wins!"),
+                    {"i": self.winner + 1, "goal": GOAL},
+                )
             )
             return
         if sum(self.turns_taken) >= MAX_ROUNDS * self.players:
@@ -296,7 +299,7 @@ class GooballGame:
         start, me.pos = me.pos, me.pos + direction * t_hit
         self.log.append(
             Event(
-                N_("Gooball {i} rolls {p} and moves {x} inches."),
+                N_("Gooball %(i)s rolls %(p)s and moves %(x)s inches."),
                 {"i": i + 1, "p": me.power, "x": f"{t_hit:.1f}"},
             )
         )
@@ -307,7 +310,7 @@ class GooballGame:
     def _bump(self, mover: int, other: int, direction: complex) -> None:
         a, b = self.balls[mover], self.balls[other]
         if a.power == b.power:
-            self.log.append(Event(N_("Bump! Equal powers ({p}): nobody is pushed."), {"p": a.power}))
+            self.log.append(Event(N_("Bump! Equal powers (%(p)s): nobody is pushed."), {"p": a.power}))
             return
         loser, push = (b, direction) if a.power > b.power else (a, -direction)
         k = abs(a.power - b.power)
@@ -316,8 +319,8 @@ class GooballGame:
         self.log.append(
             Event(
                 NP_(
-                    "Bump! {a} against {b}: gooball {loser} is pushed {n} inch.",
-                    "Bump! {a} against {b}: gooball {loser} is pushed {n} inches.",
+                    "Bump! %(a)s against %(b)s: gooball %(loser)s is pushed %(n)s inch.",
+                    "Bump! %(a)s against %(b)s: gooball %(loser)s is pushed %(n)s inches.",
                 ),
                 {"a": a.power, "b": b.power, "loser": self.balls.index(loser) + 1, "n": k},
             )
@@ -330,8 +333,8 @@ class GooballGame:
             self.log.append(
                 Event(
                     NP_(
-                        "Gooball {i} passes over the centre and now has {n} point.",
-                        "Gooball {i} passes over the centre and now has {n} points.",
+                        "Gooball %(i)s passes over the centre and now has %(n)s point.",
+                        "Gooball %(i)s passes over the centre and now has %(n)s points.",
                     ),
                     {"i": i + 1, "n": self.balls[i].points},
                 )

@@ -61,7 +61,12 @@ class Outcome:
     n: int = 0
     seed: int = 0
     percent: bool = True  # rows are probabilities (shown as %), otherwise expected values
-    note: str = ""  # a translated sentence shown under the table
+    note: Message = ""  # a msgid shown under the table, translated by the page with `note_params`
+    note_params: dict[str, object] = field(default_factory=dict)
+
+    def note_text(self, lang: str) -> str:
+        """The note in `lang` ("" when there is none)."""
+        return render(self.note, self.note_params, lang) if self.note else ""
 
 
 @dataclass(frozen=True)

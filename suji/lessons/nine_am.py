@@ -179,12 +179,12 @@ class NineAmGame:
             }
             prompt = (
                 N_(
-                    "{time}: you were called last turn, so your die is not rolled again: it shows {status} "
-                    "({state}). Stay, or use your one bathroom break?"
+                    "%(time)s: you were called last turn, so your die is not rolled again: it shows %(status)s "
+                    "(%(state)s). Stay, or use your one bathroom break?"
                 )
                 if kept
                 else N_(
-                    "{time}: a new turn. Stay, or use your one bathroom break? You choose before the dice are rolled."
+                    "%(time)s: a new turn. Stay, or use your one bathroom break? You choose before the dice are rolled."
                 )
             )
             return Decision(
@@ -193,7 +193,7 @@ class NineAmGame:
                     Option(
                         STAY,
                         N_("Stay in class"),
-                        N_("P(called) = {p} ({pct}); P(called while asleep) = {q} ({qpct})"),
+                        N_("P(called) = %(p)s (%(pct)s); P(called while asleep) = %(q)s (%(qpct)s)"),
                         params,
                     ),
                     Option(
@@ -209,20 +209,20 @@ class NineAmGame:
             damage = sum(self.statuses[i] for i in self._present() if i != 0)
             params = {"e": fraction_text(mean_die()), "n": damage, "time": self.clock()}
             return Decision(
-                N_("{time}: the professor calls you and you are awake! Choose."),
+                N_("%(time)s: the professor calls you and you are awake! Choose."),
                 [
                     Option(
                         GOOD,
                         N_("Make yourself look good"),
-                        N_("roll a die and gain it: +{e} points on average; that roll is your next status"),
+                        N_("roll a die and gain it: +%(e)s points on average; that roll is your next status"),
                         params,
                     ),
                     Option(
                         BAD,
                         N_("Make everyone else look bad"),
                         NP_(
-                            "your score stays; the others lose their statuses: {n} point in total now",
-                            "your score stays; the others lose their statuses: {n} points in total now",
+                            "your score stays; the others lose their statuses: %(n)s point in total now",
+                            "your score stays; the others lose their statuses: %(n)s points in total now",
                         ),
                         params,
                     ),
@@ -262,7 +262,7 @@ class NineAmGame:
     def _take_break(self, i: int) -> None:
         self.on_break.add(i)
         self.break_used[i] = True
-        self.log.append(Event(N_("Student {s} takes a bathroom break."), {"s": i + 1}))
+        self.log.append(Event(N_("Student %(s)s takes a bathroom break."), {"s": i + 1}))
 
     def _advance(self) -> None:
         while self.stage != OVER:
@@ -289,7 +289,7 @@ class NineAmGame:
                     state = N_("awake") if is_awake(self.statuses[0]) else N_("asleep")
                     self.log.append(
                         Event(
-                            N_("{time}: your die shows {status} ({state})."),
+                            N_("%(time)s: your die shows %(status)s (%(state)s)."),
                             {"time": self.clock(), "status": self.statuses[0], "state": Msg(state)},
                         )
                     )
@@ -311,8 +311,8 @@ class NineAmGame:
                     self.log.append(
                         Event(
                             NP_(
-                                "{time}: student {s} is called while asleep and loses {n} point.",
-                                "{time}: student {s} is called while asleep and loses {n} points.",
+                                "%(time)s: student %(s)s is called while asleep and loses %(n)s point.",
+                                "%(time)s: student %(s)s is called while asleep and loses %(n)s points.",
                             ),
                             {"time": self.clock(), "s": desk + 1, "n": loss},
                         )
@@ -333,8 +333,8 @@ class NineAmGame:
             self.log.append(
                 Event(
                     NP_(
-                        "{time}: student {s} is called, awake, looks good and gains {n} point.",
-                        "{time}: student {s} is called, awake, looks good and gains {n} points.",
+                        "%(time)s: student %(s)s is called, awake, looks good and gains %(n)s point.",
+                        "%(time)s: student %(s)s is called, awake, looks good and gains %(n)s points.",
                     ),
                     {"time": self.clock(), "s": desk + 1, "n": gain},
                 )
@@ -348,10 +348,10 @@ class NineAmGame:
             self.log.append(
                 Event(
                     NP_(
-                        "{time}: student {s} is called, awake, and makes everyone else look bad: "
-                        "{n} point lost in total.",
-                        "{time}: student {s} is called, awake, and makes everyone else look bad: "
-                        "{n} points lost in total.",
+                        "%(time)s: student %(s)s is called, awake, and makes everyone else look bad: "
+                        "%(n)s point lost in total.",
+                        "%(time)s: student %(s)s is called, awake, and makes everyone else look bad: "
+                        "%(n)s points lost in total.",
                     ),
                     {"time": self.clock(), "s": desk + 1, "n": hit},
                 )
@@ -365,7 +365,7 @@ class NineAmGame:
         if self.tie:
             self.log.append(
                 Event(
-                    N_("Tie for first between students {who}: tie-break!"),
+                    N_("Tie for first between students %(who)s: tie-break!"),
                     {"who": ", ".join(str(i + 1) for i in tied)},
                 )
             )
@@ -381,8 +381,8 @@ class NineAmGame:
         self.log.append(
             Event(
                 NP_(
-                    "Class is over. Student {s} wins with {n} point.",
-                    "Class is over. Student {s} wins with {n} points.",
+                    "Class is over. Student %(s)s wins with %(n)s point.",
+                    "Class is over. Student %(s)s wins with %(n)s points.",
                 ),
                 {"s": self.winner + 1, "n": self.scores[self.winner]},
             )
@@ -449,7 +449,7 @@ def _run_called(n: int, seed: int, lang: str) -> Outcome:
                 while (desk := rng.randint(1, students)) == 2 and out:
                     pass
                 hits += desk == 1
-            label = N_("{n} students") if not out else N_("{n} students, one on a break")
+            label = N_("%(n)s students") if not out else N_("%(n)s students, one on a break")
             rows.append(
                 Row(Msg(label), p_called(students, out), hits / n, wilson_interval(hits, n), {"n": students})
             )
@@ -506,14 +506,14 @@ def _run_ties(n: int, seed: int, lang: str) -> Outcome:
     rows = []
     for students in VARIANTS:
         ties, _ = simulate_games(n, seed + students, students)
-        rows.append(Row(Msg(N_("{n} students")), None, ties / n, wilson_interval(ties, n), {"n": students}))
+        rows.append(Row(Msg(N_("%(n)s students")), None, ties / n, wilson_interval(ties, n), {"n": students}))
     return Outcome(
         rows,
         n,
         seed,
         note=N_(
             "Everyone always looks good and nobody takes a bathroom break. No exact value: these are "
-            "simulated games with confidence intervals (95%)."
+            "simulated games with confidence intervals (95%%)."
         ),
     )
 
@@ -525,7 +525,7 @@ def steps() -> list[Step]:
             "awake",
             N_("Your die shows your status: 4, 5 or 6 is awake. What is the probability that you are awake?"),
             p_awake(),
-            N_("Three of the six faces (4, 5, 6) mean awake, so P(awake) = 3/6 = 1/2 = 50%."),
+            N_("Three of the six faces (4, 5, 6) mean awake, so P(awake) = 3/6 = 1/2 = 50%%."),
             hint=N_("Hint: count the faces that mean awake, out of all 6 faces."),
         ),
         Step(
@@ -537,7 +537,7 @@ def steps() -> list[Step]:
             p_called(6),
             N_(
                 "The professor's die has 6 equally likely faces and one of them is your desk: 1/6 ≈ "
-                "16.7%. With "
+                "16.7%%. With "
                 "n students and an n-sided die it is 1/n."
             ),
             hint=N_("Hint: how many desks can the professor's die pick, and how many of them are yours?"),
@@ -552,7 +552,7 @@ def steps() -> list[Step]:
             N_(
                 "Re-rolling on the empty desk means the professor picks one of the 5 students in "
                 "the room, each "
-                "equally likely: 1/5 = 20%."
+                "equally likely: 1/5 = 20%%."
             ),
             hint=N_(
                 "Hint: when the empty desk comes up the professor rolls again, so only the students in the room count."

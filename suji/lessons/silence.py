@@ -201,7 +201,9 @@ class SilenceGame:
         if self.pending_teacher is not None:
             card = self.pending_teacher
             return Decision(
-                N_("The teacher card {card} hits everybody: take {m} minus points or risk (3d6 ≥ {r})?"),
+                N_(
+                    "The teacher card %(card)s hits everybody: take %(m)s minus points or risk (3d6 ≥ %(r)s)?"
+                ),
                 [*_options(card, "")],
                 {"card": Msg(card.name), "m": card.minus, "r": card.risk},
             )
@@ -240,7 +242,7 @@ class SilenceGame:
         self.marker = min(self.marker + card.patience, BOARD_END)
         self.log.append(
             Event(
-                N_("Player {player} plays {card}: patience marker moves {p} to {marker}."),
+                N_("Player %(player)s plays %(card)s: patience marker moves %(p)s to %(marker)s."),
                 {"player": player + 1, "card": Msg(card.name), "p": card.patience, "marker": self.marker},
             )
         )
@@ -250,14 +252,16 @@ class SilenceGame:
         if choice == TAKE:
             self.minus[player] += card.minus
             self.log.append(
-                Event(N_("Player {player} takes {m} minus points."), {"player": player + 1, "m": card.minus})
+                Event(
+                    N_("Player %(player)s takes %(m)s minus points."), {"player": player + 1, "m": card.minus}
+                )
             )
             return
         total = roll_3d6(self.rng)
         if total >= card.risk:
             self.log.append(
                 Event(
-                    N_("Player {player} risks and rolls {total} (needed {r}): no minus points!"),
+                    N_("Player %(player)s risks and rolls %(total)s (needed %(r)s): no minus points!"),
                     {"player": player + 1, "total": total, "r": card.risk},
                 )
             )
@@ -265,7 +269,7 @@ class SilenceGame:
             self.minus[player] += 2 * card.minus
             self.log.append(
                 Event(
-                    N_("Player {player} risks and rolls {total} (needed {r}): {m2} minus points."),
+                    N_("Player %(player)s risks and rolls %(total)s (needed %(r)s): %(m2)s minus points."),
                     {"player": player + 1, "total": total, "r": card.risk, "m2": 2 * card.minus},
                 )
             )
@@ -282,7 +286,7 @@ class SilenceGame:
     def _teacher_card(self, card: Card) -> None:
         """Turn up teacher card `card`: a lucky card is only logged, any other waits for the choices."""
         self.log.append(
-            Event(N_("The patience thread snaps: teacher card {card}!"), {"card": Msg(card.name)})
+            Event(N_("The patience thread snaps: teacher card %(card)s!"), {"card": Msg(card.name)})
         )
         if card.lucky:
             # The seed: the teacher is too busy to hand out minus points, and patience is not strained either.
@@ -301,7 +305,7 @@ class SilenceGame:
                     self.minus[player] += INK_BLOT
                     self.log.append(
                         Event(
-                            N_("Detention! Player {player} moves on to {pos}."),
+                            N_("Detention! Player %(player)s moves on to %(pos)s."),
                             {"player": player + 1, "pos": self.minus[player]},
                         )
                     )
@@ -315,7 +319,7 @@ class SilenceGame:
             self.winners = [i + 1 for i, m in enumerate(self.minus) if m == best]
             self.log.append(
                 Event(
-                    N_("The lesson is over. Fewest minus points: player {players}."),
+                    N_("The lesson is over. Fewest minus points: player %(players)s."),
                     {"players": ", ".join(map(str, self.winners))},
                 )
             )
@@ -335,11 +339,11 @@ def _options(card: Card, prefix: str) -> list[Option]:
         "ed": f"{float(expected_risk(card.minus, card.risk)):.2f}",
     }
     return [
-        Option(prefix + TAKE, N_("{card}: take {m}"), N_("surely {m} minus points"), params),
+        Option(prefix + TAKE, N_("%(card)s: take %(m)s"), N_("surely %(m)s minus points"), params),
         Option(
             prefix + RISK,
-            N_("{card}: risk (need {r}+)"),
-            N_("P(escape) = {p} ({pct}); expected {e} ≈ {ed} minus points (0 or {m2})"),
+            N_("%(card)s: risk (need %(r)s+)"),
+            N_("P(escape) = %(p)s (%(pct)s); expected %(e)s ≈ %(ed)s minus points (0 or %(m2)s)"),
             params,
         ),
     ]
@@ -406,7 +410,7 @@ def steps() -> list[Step]:
             N_(
                 "There are 6 × 6 × 6 = 216 equally likely rolls, and 27 of them add up to 10. So "
                 "the probability "
-                "is 27/216 = 1/8 = 12.5%."
+                "is 27/216 = 1/8 = 12.5%%."
             ),
             hint=N_(
                 "Hint: there are 216 rolls. For each number on the first die, count the pairs of the other two that make the rest of 10."
@@ -416,7 +420,7 @@ def steps() -> list[Step]:
             "cheating",
             N_("The card Cheating has risk value 12. What is the probability of escaping, P(3d6 ≥ 12)?"),
             p_success(c.risk),
-            N_("81 of the 216 rolls give 12 or more, so P(3d6 ≥ 12) = 81/216 = 3/8 = 37.5%."),
+            N_("81 of the 216 rolls give 12 or more, so P(3d6 ≥ 12) = 81/216 = 3/8 = 37.5%%."),
             hint=N_(
                 "Hint: the totals are symmetric, so P(total ≥ 12) is the same as P(total ≤ 9). Count the small totals."
             ),

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from suji.core.errors import SujiError
 from suji.core.i18n import N_
 
 DEFAULT_TRIALS = 1000
@@ -14,17 +15,18 @@ MAX_SEED = 2**31 - 1
 Z95 = 1.959963984540054
 
 TRIAL_ERRORS: dict[str, str] = {
-    "bad_trials": N_("The number of trials must be a whole number from 1 to {limit}."),
-    "bad_seed": N_("The seed must be a whole number from 0 to {limit}."),
+    "bad_trials": N_("The number of trials must be a whole number from 1 to %(limit)s."),
+    "bad_seed": N_("The seed must be a whole number from 0 to %(limit)s."),
 }
 
 
-class TrialsError(ValueError):
+class TrialsError(SujiError):
     """A bad number of trials or seed typed by the student; `code` keys `TRIAL_ERRORS`."""
 
+    MESSAGES = TRIAL_ERRORS
+
     def __init__(self, code: str, limit: int) -> None:
-        super().__init__(code)
-        self.code = code
+        super().__init__(code, limit=limit)
         self.limit = limit
 
 

@@ -13,16 +13,6 @@ from fractions import Fraction
 from suji.core.i18n import N_, translate
 from suji.lessons.answers import AnswerError, parse_answer
 
-ANSWER_ERRORS: dict[str, str] = {
-    "empty": N_("Please type an answer, for example 3/8, 0.375 or 37.5%."),
-    "too_long": N_("That answer is too long. Type just the number, for example 3/8."),
-    "not_a_number": N_(
-        "That is not a number we can read. Try a fraction like 3/8, a decimal like 0.375 "
-        "or a percentage like 37.5%."
-    ),
-    "zero_denominator": N_("A fraction cannot have 0 below the line."),
-}
-
 CORRECT = "correct"
 CLOSE = "close"
 WRONG = "wrong"
@@ -40,7 +30,7 @@ GENERIC_HINTS: dict[str, str] = {
 }
 
 # Neutral on purpose: "close" is its own verdict, so a wrong answer is not called nearly right.
-WRONG_MESSAGE = N_("Not quite: you wrote {value}. Try again, or press “Show the answer”.")
+WRONG_MESSAGE = N_("Not quite: you wrote %(value)s. Try again, or press “Show the answer”.")
 
 # A rounded decimal within half a percent (of 1, or of the answer when it is bigger) counts as "close".
 CLOSE_TOLERANCE = Fraction(1, 200)
@@ -92,13 +82,13 @@ def check_answer(step: Step, text: object, lang: str) -> Check:
     try:
         value = parse_answer(text)
     except AnswerError as err:
-        return Check(ERROR, translate(ANSWER_ERRORS[err.code], lang))
+        return Check(ERROR, err.message(lang))
     if step.accept is not None:
         return _check_range(step.accept, value, str(text).strip(), lang)
     if value == step.answer:
         return Check(
             CORRECT,
-            translate(N_("Correct! {answer} is exactly right."), lang, answer=fraction_text(step.answer)),
+            translate(N_("Correct! %(answer)s is exactly right."), lang, answer=fraction_text(step.answer)),
             value,
         )
     if abs(value - step.answer) <= CLOSE_TOLERANCE * max(1, abs(step.answer)):
@@ -129,13 +119,13 @@ def _check_range(accept: tuple[Fraction, Fraction], value: Fraction, text: str, 
     if low <= value <= high:
         return Check(
             CORRECT,
-            translate(N_("Correct! {value} is within the range of the estimate."), lang, value=text),
+            translate(N_("Correct! %(value)s is within the range of the estimate."), lang, value=text),
             value,
         )
     if high <= 1 and low <= value / 100 <= high:
         # "71" typed for a percentage: right number, missing % sign.
         return Check(
-            CLOSE, translate(N_("Did you mean {value}%? Type the “%” too."), lang, value=text), value
+            CLOSE, translate(N_("Did you mean %(value)s%%? Type the “%%” too."), lang, value=text), value
         )
     return Check(WRONG, translate(WRONG_MESSAGE, lang, value=text), value)
 

@@ -28,7 +28,7 @@ from functools import cache
 from itertools import product
 from pathlib import Path
 
-from suji.core.i18n import N_, translate
+from suji.core.i18n import N_
 from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
 from suji.lessons.stats import Estimate, mean_interval, wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
@@ -336,19 +336,20 @@ STRATEGY_LABELS: dict[str, str] = {
     "all-if-stuck": N_("re-roll all 9 dice only when there is no target (−9)"),
 }
 ESTIMATE_NOTE = N_(
-    "These are estimates, not exact values: {n} rolls picked with seed {seed} from {stored} seeded rolls that "
-    "the solver worked out in advance. The intervals are confidence intervals (95%)."
+    "These are estimates, not exact values: %(n)s rolls picked with seed %(seed)s from %(stored)s seeded rolls that "
+    "the solver worked out in advance. The intervals are confidence intervals (95%%)."
 )
 TABLE_NOTE = N_(
-    "Simulated: {n} fresh random rolls from seed {seed}, each looked up in the odds table, where every roll of "
+    "Simulated: %(n)s fresh random rolls from seed %(seed)s, each looked up in the odds table, where every roll of "
     "the game is solved. Exact: counted over every equally likely face of all twelve dice."
 )
 
 
-def _estimate_note(n: int, seed: int, lang: str, source: str = STORED) -> str:
+def _estimate_note(n: int, seed: int, source: str = STORED) -> dict:
+    """The note under a table of estimates (msgid and parameters, translated by the page)."""
     if source == TABLE:
-        return translate(TABLE_NOTE, lang, n=n, seed=seed)
-    return translate(ESTIMATE_NOTE, lang, n=n, seed=seed, stored=stored()["n"])
+        return {"note": TABLE_NOTE, "note_params": {"n": n, "seed": seed}}
+    return {"note": ESTIMATE_NOTE, "note_params": {"n": n, "seed": seed, "stored": stored()["n"]}}
 
 
 def _row(label: str, estimate: Estimate, exact: Fraction | None = None) -> Row:
@@ -374,7 +375,7 @@ def _run_reach(n: int, seed: int, lang: str) -> Outcome:
         _row(REACH_LABELS["rescue-numbers"], f.rescue_numbers),
         _row(REACH_LABELS["rescue-all"], f.rescue_all),
     ]
-    return Outcome(rows, f.n, seed, note=_estimate_note(f.n, seed, lang, source))
+    return Outcome(rows, f.n, seed, **_estimate_note(f.n, seed, source))
 
 
 def _bin_label(key: str) -> str | Msg:
@@ -406,7 +407,7 @@ def _run_best(n: int, seed: int, lang: str) -> Outcome:
         Row(_bin_label(key), exact.get(key), hits / total, wilson_interval(hits, total))
         for key, hits in score_histogram(records).items()
     ]
-    return Outcome(rows, total, seed, note=_estimate_note(total, seed, lang, source))
+    return Outcome(rows, total, seed, **_estimate_note(total, seed, source))
 
 
 # Strategies whose mean has an exact value: a fresh roll, after a fixed cost.
@@ -421,7 +422,7 @@ def _run_value(n: int, seed: int, lang: str) -> Outcome:
             f.means[s][0], f.means[s][1:])
         for s in STRATEGIES
     ]  # fmt: skip
-    return Outcome(rows, f.n, seed, percent=False, note=_estimate_note(f.n, seed, lang, source))
+    return Outcome(rows, f.n, seed, percent=False, **_estimate_note(f.n, seed, source))
 
 
 ADVICE_ROLLS = 40
@@ -431,7 +432,7 @@ ADVICE_LABELS = {
     "advice": N_("follow the solver's advice once"),
 }
 ADVICE_NOTE = N_(
-    "For each of {n} fresh random rolls (seed {seed}) the solver's advice was worked out from the odds table: "
+    "For each of %(n)s fresh random rolls (seed %(seed)s) the solver's advice was worked out from the odds table: "
     "its expected score is exact for that roll (the chance of every outcome of the re-roll it suggests, after "
     "the cost). The means of those numbers estimate what following the advice is worth."
 )
@@ -448,7 +449,7 @@ def _run_advice(n: int, seed: int, lang: str) -> Outcome:
     table = table_or_none()
     if table is None:
         row = Row(Msg(ADVICE_LABELS["now"]), exact_now, None, None)
-        return Outcome([row], 0, seed, percent=False, note=translate(ADVICE_NO_TABLE, lang))
+        return Outcome([row], 0, seed, percent=False, note=ADVICE_NO_TABLE)
     now_points, advice_points = [], []
     for i in range(n):
         roll = random_roll(roll_seed(seed, i))
@@ -460,7 +461,7 @@ def _run_advice(n: int, seed: int, lang: str) -> Outcome:
         Row(Msg(ADVICE_LABELS["now"]), exact_now, *_mean_and_interval(now_points)),
         Row(Msg(ADVICE_LABELS["advice"]), None, *_mean_and_interval(advice_points)),
     ]
-    return Outcome(rows, n, seed, percent=False, note=translate(ADVICE_NOTE, lang, n=n, seed=seed))
+    return Outcome(rows, n, seed, percent=False, note=ADVICE_NOTE, note_params={"n": n, "seed": seed})
 
 
 def _mean_and_interval(values: list[float]) -> tuple[float, tuple[float, float]]:
@@ -499,7 +500,7 @@ def steps() -> list[Step]:
             p_target_six(),
             N_(
                 "Die A shows 6 with probability 1/6, die B too, and die C has no 6. No 6 at all: "
-                "5/6 × 5/6 × 1 = 25/36. So at least one 6: 1 − 25/36 = 11/36, about 30.6%."
+                "5/6 × 5/6 × 1 = 25/36. So at least one 6: 1 − 25/36 = 11/36, about 30.6%%."
             ),
         ),
         Step(
@@ -525,20 +526,20 @@ def steps() -> list[Step]:
             p_times_or_divide(),
             N_(
                 "One die shows × or ÷ with probability 2/6 = 1/3, so neither with 2/3. None of the three: "
-                "2/3 × 2/3 × 2/3 = 8/27. At least one: 1 − 8/27 = 19/27, about 70.4%."
+                "2/3 × 2/3 × 2/3 = 8/27. At least one: 1 − 8/27 = 19/27, about 70.4%%."
             ),
         ),
         Step(
             "reach",
             N_(
-                "Open the experiment “Can a roll make a target?” with N = {n}. About what percentage of the "
-                "rolls can make at least one target? Type a percentage, for example 50%."
+                "Open the experiment “Can a roll make a target?” with N = %(n)s. About what percentage of the "
+                "rolls can make at least one target? Type a percentage, for example 50%%."
             ),
             Fraction(f.reach.hits, f.reach.n),
             N_(
-                "In the {n} stored rolls, {hits} could make a target: {pct}. This is an estimate from a "
-                "sample: with a confidence of 95%, the true value is between {low} and {high}, so any answer from "
-                "{accept_low} to {accept_high} counts."
+                "In the %(n)s stored rolls, %(hits)s could make a target: %(pct)s. This is an estimate from a "
+                "sample: with a confidence of 95%%, the true value is between %(low)s and %(high)s, so any answer from "
+                "%(accept_low)s to %(accept_high)s counts."
             ),
             {
                 "n": f.n,
@@ -554,13 +555,13 @@ def steps() -> list[Step]:
         Step(
             "mean",
             N_(
-                "Open the experiment “What is re-rolling worth?” with N = {n}. How many points does a roll "
+                "Open the experiment “What is re-rolling worth?” with N = %(n)s. How many points does a roll "
                 "bring on average if you answer at once (a roll with no target brings 0)?"
             ),
             Fraction(f.means["now"][0]).limit_denominator(1000),
             N_(
-                "The {n} stored rolls bring {mean} points on average when you answer at once; the confidence "
-                "interval (95%) is {low} to {high}, so any answer from {accept_low} to {accept_high} "
+                "The %(n)s stored rolls bring %(mean)s points on average when you answer at once; the confidence "
+                "interval (95%%) is %(low)s to %(high)s, so any answer from %(accept_low)s to %(accept_high)s "
                 "counts. Re-rolling every time costs more points than it wins on average; re-rolling only a "
                 "roll with no target is the best of the strategies in the table."
             ),
@@ -644,7 +645,7 @@ LESSON = Lesson(
         N_(
             "The exact answers are counted over all equally likely faces of all twelve dice, with the odds "
             "table, where the solver has worked out every possible roll once. The experiments roll fresh "
-            "random dice and put their frequencies, with confidence intervals (95%), beside the exact values."
+            "random dice and put their frequencies, with confidence intervals (95%%), beside the exact values."
         ),
     ),
 )

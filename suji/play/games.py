@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
-from suji.core.i18n import N_, translate
+from suji.core.errors import SujiError
+from suji.core.i18n import N_
 from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
@@ -46,27 +47,20 @@ MESSAGES = {
     "bad_face": N_("That die has no such face."),
     "same_face": N_("The die already shows that face."),
     "finished": N_("This target is already answered."),
-    "invalid_formula": N_("That formula cannot be used: {detail}"),
+    "invalid_formula": N_("That formula cannot be used: %(detail)s"),
     "empty_formula": N_("Write a formula first."),
-    "bad_count": N_("Choose a number from {low} to {high}."),
+    "bad_count": N_("Choose a number from %(low)s to %(high)s."),
     "players_count": N_("A game needs 2 to 6 players."),
-    "same_name": N_("Two players have the same name: {name}"),
+    "same_name": N_("Two players have the same name: %(name)s"),
     "nickname_length": N_("A name must be 1 to 20 characters long."),
     "nickname_chars": N_("A name may use only letters, digits, kana, kanji, spaces, - and _."),
 }
 
 
-class GameError(ValueError):
+class GameError(SujiError):
     """A move the rules do not allow; `code` names it and `message(lang)` explains it to the player."""
 
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-
-    def message(self, lang: str = "en") -> str:
-        params = {k: (v(lang) if callable(v) else v) for k, v in self.params.items()}
-        return translate(MESSAGES[self.code], lang, **params)
+    MESSAGES = MESSAGES
 
 
 # ---- one player's dice for one target ----

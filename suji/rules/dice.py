@@ -8,6 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations, product
 
+from suji.core.errors import SujiError
+from suji.core.i18n import N_
+
 # Number dice (RULES.md §1 "Dice"). There is no 0 on any die; a 6 may be read as 9.
 NUMBER_DIE_A: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 NUMBER_DIE_B: tuple[int, ...] = (1, 2, 3, 6, 7, 8)
@@ -50,14 +53,30 @@ for _n in (10, 11, 12):
         _OPERATOR_ALIASES[f"{_times}{_n}"] = f"×{_n}"
 
 
-class DiceError(ValueError):
-    """A roll or a die face that cannot exist; `code` names the problem for translated messages."""
+DICE_MESSAGES = {
+    "unknown_operator_die": N_("“%(detail)s” is not an operator die. Use + − × ÷ ×10 ×11 ×12 ² √."),
+    "unknown_number_die": N_("“%(detail)s” is not a number die. Number dice show 1 to 9."),
+    "bad_target": N_("“%(detail)s” is not a target: give a whole number of at least 1."),
+    "no_target": N_("Give the target dice or a target number."),
+    "not_standard": N_("Advice needs dice that the standard set can show."),
+    "too_many_dice": N_(
+        "Too many dice: a roll has at most %(numbers)s number dice, %(operators)s operator dice and %(targets)s target dice."
+    ),
+}
+
+
+class DiceError(SujiError):
+    """A roll or a die face that cannot exist; `code` names the problem, `detail` repeats the text at fault."""
+
+    MESSAGES = DICE_MESSAGES
 
     def __init__(self, code: str, detail: str = "") -> None:
-        detail = _printable(detail)
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
+        self.detail = _printable(detail)
+        super().__init__(code, detail=self.detail)
+
+    def message_params(self, lang: str) -> dict:
+        limits = {"numbers": MAX_NUMBER_DICE, "operators": MAX_OPERATOR_DICE, "targets": MAX_TARGET_DICE}
+        return {**limits, **super().message_params(lang)}
 
 
 def _printable(text: str, limit: int = 20) -> str:

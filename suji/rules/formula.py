@@ -17,7 +17,8 @@ import sympy
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from suji.core.i18n import N_, translate
+from suji.core.errors import SujiError
+from suji.core.i18n import N_
 from suji.core.resources import resource_dir
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
 from suji.rules.exact import Face
@@ -41,42 +42,37 @@ _PARENTHESES = set("()（）[]{}［］｛｝")
 # Every message a formula error can carry (English msgids; translations/ holds Japanese).
 MESSAGES = {
     "empty": N_("Write a formula."),
-    "too_long": N_("The formula is too long: at most {limit} characters."),
-    "unknown_char": N_("“{char}” is not on any die. Use digits, + − × ÷, ×10 ×11 ×12, ² and √."),
+    "too_long": N_("The formula is too long: at most %(limit)s characters."),
+    "unknown_char": N_("“%(char)s” is not on any die. Use digits, + − × ÷, ×10 ×11 ×12, ² and √."),
     "parentheses": N_("Parentheses are not allowed in Sūji de Asobo."),
     "equals": N_("Write only the formula, without “=”."),
-    "adjacent_operators": N_("Two operators stand side by side at “{token}”. Put a number between them."),
-    "starts_with_operator": N_("A formula cannot start with “{token}”. Only − may stand at the start."),
-    "ends_with_operator": N_("The formula ends with “{token}”. A number must come after it."),
+    "adjacent_operators": N_("Two operators stand side by side at “%(token)s”. Put a number between them."),
+    "starts_with_operator": N_("A formula cannot start with “%(token)s”. Only − may stand at the start."),
+    "ends_with_operator": N_("The formula ends with “%(token)s”. A number must come after it."),
     "const_then_number": N_(
-        "No number may come right after “{token}”. ×10, ×11 and ×12 go after a number, and an operator comes next."
+        "No number may come right after “%(token)s”. ×10, ×11 and ×12 go after a number, and an operator comes next."
     ),
-    "const_misplaced": N_("“{token}” must come right after a number."),
+    "const_misplaced": N_("“%(token)s” must come right after a number."),
     "square_misplaced": N_("“²” (squared) must come right after a number."),
     "root_misplaced": N_("“√” (square root) must come right before a number."),
     "number_after_square": N_("Put an operator between “²” and the next number."),
-    "syntax": N_("The formula cannot be read at “{token}”."),
+    "syntax": N_("The formula cannot be read at “%(token)s”."),
     "zero": N_("No die shows 0."),
-    "not_rolled": N_("There is no “{face}” die in this roll."),
-    "used_too_often": N_("“{face}” is used more times than it was rolled ({count})."),
+    "not_rolled": N_("There is no “%(face)s” die in this roll."),
+    "used_too_often": N_("“%(face)s” is used more times than it was rolled (%(count)s)."),
     "nine_needs_six": N_("A 9 needs a die showing 6 (turned upside down)."),
     "division_by_zero": N_("Division by zero."),
 }
-COLUMN_MESSAGE = N_("column {column}")
+COLUMN_MESSAGE = N_("column %(column)s")
 
 
-class FormulaError(Exception):
+class FormulaError(SujiError):
     """A formula that cannot be read or played: `code` names the problem, `column` (1-based) says where."""
 
-    def __init__(self, code: str, column: int | None = None, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.column = column
-        self.params = params
+    MESSAGES = MESSAGES
 
-    def message(self, lang: str = "en") -> str:
-        """The explanation in the user's language."""
-        return translate(MESSAGES[self.code], lang, **self.params)
+    def __init__(self, code: str, column: int | None = None, **params: object) -> None:
+        super().__init__(code, column=column, **params)
 
     def caret(self, text: str) -> str:
         """The formula with a caret under the column of the error (full-width characters count double)."""
@@ -95,8 +91,8 @@ class FormulaError(Exception):
         return self.code == "root_misplaced" and self.column is not None and self.column >= len(text.rstrip())
 
     def to_dict(self, lang: str = "en") -> dict:
-        """The error as JSON-ready data."""
-        return {"code": self.code, "message": self.message(lang), "column": self.column}
+        """The error as JSON-ready data; `column` is always there (null when the error has no place)."""
+        return {"column": None, **super().to_dict(lang)}
 
     def __repr__(self) -> str:
         return f"FormulaError({self.code!r}, column={self.column!r}, {self.params!r})"

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from itertools import combinations
 
 import sympy
 
+from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.rules.exact import Face, evaluate
 from suji.rules.formula import Die, FormulaError, Reading, format_faces, readings
@@ -229,3 +231,34 @@ def _missing_constant_die(formula: str, roll: Roll) -> FormulaError | None:
                 if error.code == "not_rolled" and error.params.get("face") in CONSTANT_FACES:
                     return error
     return None
+
+
+# ---- what the formula box shows while a formula is being built ----
+
+UNFINISHED = N_("Keep going: the formula is not finished yet.")
+
+
+def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
+    """What the formula box shows while a formula is built: its exact value, a mistake, or "keep going".
+
+    A formula that only lacks its next die (it ends with an operator or a √) is unfinished, not wrong.
+    """
+    result = check(formula, roll)
+    data = result.to_dict(lang)
+    unfinished = result.error is not None and result.error.unfinished_in(formula)
+    return {
+        "valid": data["valid"], "value": data["value"], "display": pretty_value(result),
+        "target": data["target"], "error": None if unfinished else data["error"],
+        "unfinished": unfinished, "message": translate(UNFINISHED, lang) if unfinished else None,
+    }  # fmt: skip
+
+
+_SQRT = re.compile(r"sqrt\((\d+)\)")
+
+
+def pretty_value(result: CheckResult) -> str | None:
+    """The exact value as printed for pupils: 2×√3, 3/2, −1 + √5 (SymPy's text with the dice's symbols)."""
+    if result.value is None:
+        return None
+    text = _SQRT.sub(r"√\1", str(result.value))
+    return text.replace("sqrt", "√").replace("*", "×").replace("-", "−")

@@ -30,13 +30,12 @@ from suji.solver.search import solve
 
 ADVICE_TEXT = {
     "answer": N_("Answer now"),
-    "reroll": N_("Re-roll {dice}"),
-    "set": N_("Set {die} to {face}"),
-    "number_die": N_("number die {position} ({kind}) showing {face}"),
-    "operator_die": N_("operator die {position} ({kind}) showing {face}"),
-    "two_dice": N_("{first} and {second}"),
-    "summary": N_("{choice}: chance of a target {percent} ({fraction}), expected score {expected}."),
-    "not_standard": N_("Advice needs dice that the standard set can show."),
+    "reroll": N_("Re-roll %(dice)s"),
+    "set": N_("Set %(die)s to %(face)s"),
+    "number_die": N_("number die %(position)s (%(kind)s) showing %(face)s"),
+    "operator_die": N_("operator die %(position)s (%(kind)s) showing %(face)s"),
+    "two_dice": N_("%(first)s and %(second)s"),
+    "summary": N_("%(choice)s: chance of a target %(percent)s (%(fraction)s), expected score %(expected)s."),
 }
 MAX_REROLLED = 2
 # Below this many rolls per worker, starting processes costs more than it saves.

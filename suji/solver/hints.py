@@ -12,16 +12,16 @@ from suji.solver.search import Best, Solution, solve
 
 HINT_TEXT = {
     "none": N_("No target can be made with these dice. Re-roll some dice or set a face."),
-    "targets": N_("These targets can be made: {targets}."),
+    "targets": N_("These targets can be made: %(targets)s."),
     "shape": N_(
-        "The best answer makes {target} with {numbers} number dice and these operators: {operators}."
+        "The best answer makes %(target)s with %(numbers)s number dice and these operators: %(operators)s."
     ),
-    "shape_no_ops": N_("The best answer makes {target} with {numbers} number dice and no operator."),
-    "first_number": N_("The best answer starts with {first}."),
-    "formula": N_("A best answer: {formula} = {target} ({score} points)."),
+    "shape_no_ops": N_("The best answer makes %(target)s with %(numbers)s number dice and no operator."),
+    "first_number": N_("The best answer starts with %(first)s."),
+    "formula": N_("A best answer: %(formula)s = %(target)s (%(score)s points)."),
 }
 TRACK_TEXT = {
-    "on_track": N_("Still on track: the dice left can finish this to {targets}."),
+    "on_track": N_("Still on track: the dice left can finish this to %(targets)s."),
     "off_track": N_("Off track: the dice left cannot finish this to any target."),
     "empty": N_("Start writing a formula, then ask again."),
 }

@@ -24,13 +24,14 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import permutations, product
 from math import gcd, isqrt
 
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.rules.exact import Face
 from suji.rules.formula import format_faces
-from suji.rules.scoring import OPERATOR_POINTS, formula_score
+from suji.rules.scoring import OPERATOR_POINTS, CheckResult, check, formula_score
 
 Faces = tuple[Face, ...]
 
@@ -718,3 +719,19 @@ def _hits_by_enumeration(
         if value is not None and value.denominator == 1 and value.numerator in targets:
             hits[value.numerator].add(faces)
     return hits
+
+
+@lru_cache(maxsize=512)  # a drill's roll is asked for hints, tracks and its result page in turn
+def solve_at_level(roll: Roll, level: int | None = None) -> Solution:
+    """The solver's answer for a roll, with only the operators of a drill `level` (None: every operator).
+
+    Kept for the hints, "still on track?" and the check page that follow: a drill's hints and best answer
+    never use an operator its level leaves out.
+    """
+    return solve(roll, LEVEL_OPERATORS[level] if level is not None else None)
+
+
+def best_answer(roll: Roll, level: int | None = None) -> CheckResult | None:
+    """One best-scoring formula for the roll at a level, checked like the student's (None: no target)."""
+    top = solve_at_level(roll, level).top
+    return check(top.formula, roll) if top is not None else None

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, g, jsonify
 from werkzeug.wrappers import Response
 
-from suji.cli import dice_error_message
-from suji.core.i18n import LANGUAGES, N_, translate
-from suji.rules.dice import DiceError, Roll
-from suji.rules.scoring import check
+from suji.core.errors import SujiError
+from suji.core.i18n import LANGUAGES, N_
+from suji.rules.dice import Roll
+from suji.rules.scoring import check, value_so_far
 from suji.rules.working import checked_working
 from suji.solver.hints import hints as solver_hints
 from suji.solver.hints import on_track
-from suji.solver.search import needs_enumeration
-from suji.web.drill import drill_level_roll, solution_for, value_so_far
+from suji.solver.search import needs_enumeration, solve_at_level
+from suji.web.drill_rolls import drill_level_roll
+from suji.web.errors import error_response
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
@@ -39,17 +40,17 @@ MAX_FORMULA_LENGTH = 1000  # the reader itself refuses more than 200 characters,
 
 MESSAGES = {
     "not_json": N_("Send one JSON object (Content-Type: application/json)."),
-    "missing_field": N_("“{field}” is missing."),
-    "not_text": N_("“{field}” must be a text."),
-    "not_list": N_("“{field}” must be a list."),
-    "not_count": N_("“{field}” must be a whole number from 0 to {limit}."),
-    "too_many_dice": N_("“{field}” has too many dice: at most {limit}."),
+    "missing_field": N_("“%(field)s” is missing."),
+    "not_text": N_("“%(field)s” must be a text."),
+    "not_list": N_("“%(field)s” must be a list."),
+    "not_count": N_("“%(field)s” must be a whole number from 0 to %(limit)s."),
+    "too_many_dice": N_("“%(field)s” has too many dice: at most %(limit)s."),
     "both_targets": N_("Give either “target_dice” or “target”, not both."),
     "bad_lang": N_("“lang” must be “ja” or “en”."),
     "no_roll": N_("There is no roll: open a drill first, or send the dice."),
-    "not_level": N_("“level” must be one of {limits}."),
-    "not_flag": N_("“{field}” must be true or false."),
-    "not_step": N_("“step” must be a whole number from 0 to {limit}."),
+    "not_level": N_("“level” must be one of %(limits)s."),
+    "not_flag": N_("“%(field)s” must be true or false."),
+    "not_step": N_("“step” must be a whole number from 0 to %(limit)s."),
     "already_asking": N_("Your last question to the solver is still being worked out. Wait for its answer."),
     "slow_roll": N_(
         "The solver here answers rolls without a die showing 9 and with at most one √ die (such dice take it "
@@ -58,25 +59,10 @@ MESSAGES = {
 }
 
 
-class ApiError(Exception):
-    """A malformed request: answered with status 400 and a translated message."""
+class ApiError(SujiError):
+    """A malformed request: answered with status 400 and its message in the request's language."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(code)
-        self.code = code
-        self.message = message
-
-
-def error_response(code: str, message: str, status: int = 400) -> Response:
-    """The JSON body every API error has."""
-    response = jsonify({"error": {"code": code, "message": message}})
-    response.status_code = status
-    return response
-
-
-@bp.errorhandler(ApiError)
-def _api_error(error: ApiError) -> Response:
-    return error_response(error.code, error.message)
+    MESSAGES = MESSAGES
 
 
 class Request:
@@ -86,6 +72,7 @@ class Request:
         data = json_body()
         lang = data.get("lang") if isinstance(data, dict) else None
         self.lang = lang if lang in LANGUAGES else select_locale()
+        g.error_lang = self.lang  # the language every error of this request is answered in (web.errors)
         if not isinstance(data, dict):
             raise self.error("not_json")
         if lang is not None and lang not in LANGUAGES:
@@ -93,7 +80,7 @@ class Request:
         self.data: dict[str, Any] = data
 
     def error(self, code: str, **params: object) -> ApiError:
-        return ApiError(code, translate(MESSAGES[code], self.lang, **params))
+        return ApiError(code, **params)
 
     def text(self, field: str) -> str:
         value = self.data.get(field)
@@ -142,10 +129,7 @@ class Request:
             target = self.count("target", MAX_TARGET)
         number_dice = self.dice("number_dice", numbers)
         operator_dice = self.dice("operator_dice", operators)
-        try:
-            return Roll.of(number_dice or (), operator_dice or (), target_dice or (), target)
-        except DiceError as error:
-            raise ApiError(error.code, dice_error_message(error, self.lang)) from None
+        return Roll.of(number_dice or (), operator_dice or (), target_dice or (), target)
 
 
 @bp.post("/check")
@@ -194,9 +178,7 @@ def solve() -> Response:
     level = req.data.get("level")
     if level is not None and (type(level) is not int or level not in (1, 2, 3)):
         raise req.error("not_level", limits="1, 2, 3")
-    from suji.cli import _solve_dict  # the very function `suji solve --json` prints
-
-    return jsonify(_solve_dict(roll, level))
+    return jsonify(solve_at_level(roll, level).to_dict())  # what `suji solve --json` prints
 
 
 @bp.post("/hint")
@@ -208,7 +190,7 @@ def hint() -> Response:
     if type(level) is not int or level not in (1, 2, 3, 4):
         raise req.error("not_level", limits="1, 2, 3, 4")
     prefix = req.text("prefix") if req.data.get("prefix") is not None else None
-    solution = solution_for(roll)
+    solution = solve_at_level(roll)
     shown = solver_hints(roll, solution)[:level]
     track = on_track(prefix, roll, solution) if prefix is not None else None
     return jsonify(
@@ -227,13 +209,7 @@ def advise() -> Response:
         # From the odds table in milliseconds; without it, solved live in turn (see solver_pool).
         advice = advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"], client_key())
     except AlreadyAsking:
-        return error_response("already_asking", translate(MESSAGES["already_asking"], req.lang), 429)
-    except DiceError as error:
-        if error.code == "not_standard":
-            from suji.solver.advice import ADVICE_TEXT
-
-            raise ApiError(error.code, translate(ADVICE_TEXT["not_standard"], req.lang)) from None
-        raise ApiError(error.code, dice_error_message(error, req.lang)) from None
+        return error_response(ApiError("already_asking").to_dict(req.lang), 429)
     return jsonify(advice.to_dict(req.lang))
 
 
@@ -242,7 +218,7 @@ def drill_hint() -> Response:
     """Hint number `step` (0 first) for the drill in the session, and whether more follow."""
     req = Request()
     roll, level = _drill_roll(req)
-    hints = solver_hints(roll, solution_for(roll, level))
+    hints = solver_hints(roll, solve_at_level(roll, level))
     step = req.data.get("step", 0)
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(hints):
         raise req.error("not_step", limit=len(hints) - 1)
@@ -255,5 +231,5 @@ def drill_on_track() -> Response:
     req = Request()
     formula = req.text("formula")
     roll, level = _drill_roll(req)
-    track = on_track(formula, roll, solution_for(roll, level))
+    track = on_track(formula, roll, solve_at_level(roll, level))
     return jsonify(track.to_dict(req.lang))

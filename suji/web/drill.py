@@ -7,29 +7,21 @@ the browser never chooses dice. Each page also carries its roll as a signed toke
 
 from __future__ import annotations
 
-import re
 import secrets
-from functools import lru_cache
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext
-from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.wrappers import Response
 
-from suji.core.i18n import N_, translate
 from suji.rules.dice import Roll
-from suji.rules.scoring import CheckResult, check
+from suji.rules.scoring import check, pretty_value
 from suji.rules.working import checked_working
-from suji.solver.problems import certified_roll
-from suji.solver.search import LEVEL_OPERATORS, Solution, solve
+from suji.solver.search import best_answer, solve_at_level
+from suji.web import drill_rolls
+from suji.web.drill_rolls import LEVELS, roll_of_token, roll_token
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 
-LEVELS: dict[int, object] = {
-    1: lazy_gettext("Level 1: + and −"),
-    2: lazy_gettext("Level 2: also × ÷ ×10 ×11 ×12"),
-    3: lazy_gettext("Level 3: also ² and √"),
-}
 # What a screen reader says for each operator die.
 OPERATOR_NAMES: dict[str, object] = {
     "+": lazy_gettext("plus"),
@@ -44,34 +36,6 @@ OPERATOR_NAMES: dict[str, object] = {
 }
 SESSION_KEY = "drills"  # level (as text) -> {"seed", "streak", "done"}
 MAX_FORMULA_FIELD = 200
-
-
-@lru_cache(maxsize=2048)
-def _new_roll(level: int, seed: int) -> Roll:
-    """The drill roll at `level` from `seed`, certified solvable by the solver at that level."""
-    return certified_roll(level, seed).roll
-
-
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="drill-roll")
-
-
-def roll_token(level: int, seed: int) -> str:
-    """The signed name of one drill roll, for the page that shows it."""
-    return _serializer().dumps([level, seed])
-
-
-def roll_of_token(token: object) -> tuple[int, int] | None:
-    """(level, seed) of a signed roll token, or None when it is missing or forged."""
-    if not isinstance(token, str) or len(token) > 200:
-        return None
-    try:
-        level, seed = _serializer().loads(token)
-    except (BadSignature, ValueError, TypeError):
-        return None
-    if level not in LEVELS or isinstance(seed, bool) or not isinstance(seed, int):
-        return None
-    return level, seed
 
 
 def current_state(level: int) -> dict | None:
@@ -92,18 +56,6 @@ def _save(level: int, state: dict) -> None:
     drills = dict(drills) if isinstance(drills, dict) else {}
     drills[str(level)] = state
     session[SESSION_KEY] = drills
-
-
-def drill_roll(token: object) -> Roll | None:
-    """The roll a drill page names by its token, or None."""
-    named = roll_of_token(token)
-    return _new_roll(*named) if named else None
-
-
-def drill_level_roll(token: object) -> tuple[Roll, int] | None:
-    """The roll a drill page names by its token with the page's level, or None."""
-    named = roll_of_token(token)
-    return (_new_roll(*named), named[0]) if named else None
 
 
 def _start(level: int, streak: int = 0) -> dict:
@@ -145,8 +97,8 @@ def play(level: int) -> str:
     """The current roll at `level` (a new one when the session has none at this level)."""
     _level_or_404(level)
     state = current_state(level) or _start(level)
-    roll = _new_roll(level, state["seed"])
-    solution = solution_for(roll, level)
+    roll = drill_rolls.roll_at(level, state["seed"])
+    solution = solve_at_level(roll, level)
     return render_template(
         "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
         makeable=len(solution.best), best_score=solution.top.score if solution.top else 0,
@@ -183,7 +135,7 @@ def check_formula(level: int) -> Response:
         )
         return redirect(url_for("drill.play", level=level, formula=formula), code=303)
     seed = named[1]
-    roll = _new_roll(level, seed)
+    roll = drill_rolls.roll_at(level, seed)
     result = check(formula, roll)
     made = result.valid and result.target is not None
     # The streak follows the current roll of this level only, once; an older roll's page is checked all
@@ -210,7 +162,7 @@ def result(level: int) -> str | Response:
         or not isinstance(last.get("formula"), str)
     ):
         return redirect(url_for("drill.play", level=level), code=303)
-    roll = _new_roll(level, last["seed"])
+    roll = drill_rolls.roll_at(level, last["seed"])
     formula = last["formula"][:MAX_FORMULA_FIELD]
     result = check(formula, roll)
     made = result.valid and result.target is not None
@@ -220,48 +172,3 @@ def result(level: int) -> str | Response:
         formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
         steps=checked_working(result, _page_lang(), roll),
     )  # fmt: skip
-
-
-@lru_cache(maxsize=512)
-def solution_for(roll: Roll, level: int | None = None) -> Solution:
-    """The solver's answer for a roll, with only the operators of a drill `level` (None: every operator).
-
-    Kept for the hints, "still on track?" and the check page that follow: a drill's hints and best answer
-    never use an operator its level leaves out.
-    """
-    return solve(roll, LEVEL_OPERATORS[level] if level is not None else None)
-
-
-def best_answer(roll: Roll, level: int | None = None) -> CheckResult | None:
-    """One best-scoring formula for the roll at a level, checked like the student's (None: no target)."""
-    top = solution_for(roll, level).top
-    return check(top.formula, roll) if top is not None else None
-
-
-UNFINISHED = N_("Keep going: the formula is not finished yet.")
-
-
-def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
-    """What the formula box shows while a formula is built: its exact value, a mistake, or "keep going".
-
-    A formula that only lacks its next die (it ends with an operator or a √) is unfinished, not wrong.
-    """
-    result = check(formula, roll)
-    data = result.to_dict(lang)
-    unfinished = result.error is not None and result.error.unfinished_in(formula)
-    return {
-        "valid": data["valid"], "value": data["value"], "display": pretty_value(result),
-        "target": data["target"], "error": None if unfinished else data["error"],
-        "unfinished": unfinished, "message": translate(UNFINISHED, lang) if unfinished else None,
-    }  # fmt: skip
-
-
-_SQRT = re.compile(r"sqrt\((\d+)\)")
-
-
-def pretty_value(result: CheckResult) -> str | None:
-    """The exact value as printed for pupils: 2×√3, 3/2, −1 + √5 (SymPy's text with the dice's symbols)."""
-    if result.value is None:
-        return None
-    text = _SQRT.sub(r"√\1", str(result.value))
-    return text.replace("sqrt", "√").replace("*", "×").replace("-", "−")

@@ -1,14 +1,24 @@
-"""Error pages: a clear message in the page's language for any bad request (JSON under /api/)."""
+"""Error answers: one JSON shape for every API and form endpoint, and a page in the reader's language.
+
+Every error a person can cause is a `suji.core.errors.SujiError` (a code and its parameters); it is translated
+here, at the edge, in the language of the request: the `lang` of a JSON body when one was given (the API sets
+`g.error_lang`), else the page's language. JSON answers always have the shape
+``{"error": {"code": ..., "message": ...}}`` (with ``"column"`` or ``"fields"`` when they say where); pages get
+the error page. HTTP errors (400, 404, 405, 413, 500) and a missing CSRF token take the same two roads.
+"""
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from typing import Any
+
+from flask import Flask, g, jsonify, render_template, request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
-from suji.web.api import error_response
+from suji.core.errors import SujiError
+from suji.web.i18n import select_locale
 
 # status → (code, title, explanation)
 ERRORS: dict[int, tuple[str, object, object]] = {
@@ -20,6 +30,11 @@ ERRORS: dict[int, tuple[str, object, object]] = {
         lazy_gettext("This address does not accept that kind of request."),
     ),
     413: ("too_large", lazy_gettext("Too much data"), lazy_gettext("The request is too large.")),
+    429: (
+        "busy",
+        lazy_gettext("Too many requests"),
+        lazy_gettext("Too many requests at once. Wait a moment."),
+    ),
     500: (
         "server_error",
         lazy_gettext("Something went wrong"),
@@ -32,17 +47,48 @@ CSRF_MESSAGE = lazy_gettext(
 
 
 def init_app(app: Flask) -> None:
-    """Register the handlers for 400, 404, 405, 413, 500 and a missing or wrong CSRF token."""
+    """Register the handlers for SujiError, 400, 404, 405, 413, 500 and a missing or wrong CSRF token."""
+    app.register_error_handler(SujiError, _suji_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(InternalServerError, _server_error)
 
 
+def error_lang() -> str:
+    """The language errors of this request are answered in."""
+    return g.get("error_lang") or select_locale()
+
+
+def wants_json() -> bool:
+    """Whether this request is answered in JSON: the API, or a script that sent or asked for JSON."""
+    if request.path.startswith("/api/") or request.is_json:
+        return True
+    best = request.accept_mimetypes.best_match(("text/html", "application/json"))
+    return (
+        best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+    )
+
+
+def error_response(error: dict[str, Any], status: int = 400) -> Response:
+    """The JSON body every error has: {"error": {"code", "message", …}} with `status`."""
+    response = jsonify({"error": error})
+    response.status_code = status
+    return response
+
+
 def render_error(status: int, code: str, title: object, message: object) -> Response | tuple[str, int]:
-    """One error as JSON (under /api/) or as a page, in the page's language."""
-    if request.path.startswith("/api/"):
-        return error_response(code, str(message), status)
+    """One error as JSON (for the API and scripts) or as a page, in the reader's language."""
+    if wants_json():
+        return error_response({"code": code, "message": str(message)}, status)
     return render_template("errors/error.html", status=status, title=title, message=message), status
+
+
+def _suji_error(error: SujiError) -> Response | tuple[str, int]:
+    """A mistake that escaped its view: 400, said in the reader's language."""
+    lang = error_lang()
+    if wants_json():
+        return error_response(error.to_dict(lang), 400)
+    return render_error(400, error.code, gettext("Bad request"), error.message(lang))
 
 
 def _csrf_error(error: CSRFError) -> Response | tuple[str, int]:

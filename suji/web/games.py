@@ -38,7 +38,7 @@ from werkzeug.wrappers import Response
 from suji.play import games
 from suji.play.games import GameError, Hand
 from suji.rules.dice import DiceError, Roll
-from suji.web.errors import render_error
+from suji.web.errors import error_response, render_error
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
@@ -522,9 +522,9 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
     return redirect(page, code=303)
 
 
-def _json_error(code: str, message: object, status: int) -> tuple[Response, int]:
-    """The JSON error every endpoint answers with: {"error": {"code", "message"}} (as suji.web.api's)."""
-    return jsonify(error={"code": code, "message": str(message)}), status
+def _json_error(code: str, message: object, status: int) -> Response:
+    """The JSON error every endpoint answers with: {"error": {"code", "message"}} (suji.web.errors)."""
+    return error_response({"code": code, "message": str(message)}, status)
 
 
 def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
@@ -563,7 +563,7 @@ def advice(game_id: int) -> Response | tuple[str, int]:
 
 def _value_of(hand: Hand) -> Response:
     """The value of the formula so far against the server's dice, as drill.js shows it."""
-    from suji.web.drill import value_so_far
+    from suji.rules.scoring import value_so_far
 
     data = json_body()
     formula = data.get("formula") if isinstance(data, dict) else None

@@ -51,7 +51,7 @@ ANSWERS_KEY = "lesson_answers"  # slug -> {step key: [answer text, shown]}; see 
 # practice every lesson keeps them.
 MAX_STORED_ANSWER_CHARS = 900
 EXACT = N_("exact")
-SIMULATED = N_("simulated ({n} trials)")
+SIMULATED = N_("simulated (%(n)s trials)")
 NARROW = "narrow"  # the chart layout for phones (see suji.lessons.charts)
 
 

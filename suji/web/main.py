@@ -27,7 +27,7 @@ def inject_helpers() -> dict:
 @bp.get("/")
 def index() -> str:
     """What Sūji de Asobo is, a picture of the dice and the way into the drills."""
-    from suji.web.drill import LEVELS
+    from suji.web.drill_rolls import LEVELS
 
     return render_template("home.html", levels=LEVELS)
 

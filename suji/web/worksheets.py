@@ -16,6 +16,7 @@ import re
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
+from suji.web.errors import error_response
 from suji.web.i18n import select_locale
 from suji.worksheets.html import worksheet_html
 from suji.worksheets.sheet import (
@@ -150,9 +151,7 @@ def _json_error(errors: list[SettingsError]) -> Response:
         "message": gap.join(e.text(lang) for e in errors),
         "fields": [e.field for e in errors],
     }
-    response = jsonify({"error": body})
-    response.status_code = 400
-    return response
+    return error_response(body, 400)
 
 
 def download_name(settings: Settings, ext: str) -> str:

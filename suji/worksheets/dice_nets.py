@@ -88,17 +88,17 @@ ROLE_FILL = {
 TEXTS = {
     "doc_title": N_("Sūji de Asobo: dice to print, cut out and fold"),
     "footer": N_("Sūji de Asobo"),
-    "page": N_("Page {page} of {pages}"),
+    "page": N_("Page %(page)s of %(pages)s"),
     # the nets
-    "nets_title": N_("Sūji de Asobo dice nets ({sheet} of {sheets})"),
-    "target_die": N_("Target die {letter}"),
-    "number_die": N_("Number die {letter}"),
-    "operator_die": N_("Operator die {letter}"),
-    "edge": N_("Cube edge {edge} mm — print at 100% (actual size), not “fit to page”."),
-    "ruler": N_("{cm} cm when printed at actual size"),
+    "nets_title": N_("Sūji de Asobo dice nets (%(sheet)s of %(sheets)s)"),
+    "target_die": N_("Target die %(letter)s"),
+    "number_die": N_("Number die %(letter)s"),
+    "operator_die": N_("Operator die %(letter)s"),
+    "edge": N_("Cube edge %(edge)s mm — print at 100%% (actual size), not “fit to page”."),
+    "ruler": N_("%(cm)s cm when printed at actual size"),
     "needs": N_(
-        "One player needs {total} dice: {targets} target dice ({target_kinds}), {numbers} number dice "
-        "({number_kinds}) and {operators} operator dice ({operator_kinds})."
+        "One player needs %(total)s dice: %(targets)s target dice (%(target_kinds)s), %(numbers)s number dice "
+        "(%(number_kinds)s) and %(operators)s operator dice (%(operator_kinds)s)."
     ),
     "how_to_make": N_(
         "Cut along the solid lines and fold along the dashed lines. Put glue on the grey tabs and stick each "
@@ -123,9 +123,9 @@ TEXTS = {
     "h_target": N_("The target"),
     "target_rule": N_(
         "Roll the three target dice. Every 3-digit number made from their faces in any order is a target: "
-        "{dice} give {numbers}."
+        "%(dice)s give %(numbers)s."
     ),
-    "target_nine": N_("A 6 may be read as 9 on every die, target dice too: {dice} give {numbers}."),
+    "target_nine": N_("A 6 may be read as 9 on every die, target dice too: %(dice)s give %(numbers)s."),
     "h_formula": N_("Making a formula"),
     "formula_goal": N_(
         "Roll the number dice and the operator dice and put some of them in a row to make one formula. Its "
@@ -160,16 +160,16 @@ TEXTS = {
     "points": N_("Points"),
     "score_rule": N_("Score = operator points × number dice used. A formula of digits only scores 0."),
     "score_example": N_(
-        "Target {target}: {formula} uses {operators}, {points} points, and {dice} number dice: {points} × "
-        "{dice} = {score} points."
+        "Target %(target)s: %(formula)s uses %(operators)s, %(points)s points, and %(dice)s number dice: %(points)s × "
+        "%(dice)s = %(score)s points."
     ),
     "h_rerolls": N_("Re-rolls"),
     "rerolls": N_(
-        "Before answering you may re-roll any number or operator dice at {reroll} point a die, or set a die "
-        "to the face you want at {set_face} points a die. The cost comes off the score, which never goes "
+        "Before answering you may re-roll any number or operator dice at %(reroll)s point a die, or set a die "
+        "to the face you want at %(set_face)s points a die. The cost comes off the score, which never goes "
         "below 0."
     ),
-    "reroll_example": N_("With {n} dice re-rolled, the {points} points above become {score}."),
+    "reroll_example": N_("With %(n)s dice re-rolled, the %(points)s points above become %(score)s."),
     "h_together": N_("Playing together"),
     "together": N_(
         "The target dice stay. In turn, each player rolls all the number and operator dice and answers the "
@@ -186,7 +186,7 @@ TEXTS = {
     "name": N_("Name"),
     "total": N_("Total"),
     "sheet_reminder": N_(
-        "Score = operator points × number dice used, minus {reroll} for each die re-rolled and {set_face} "
+        "Score = operator points × number dice used, minus %(reroll)s for each die re-rolled and %(set_face)s "
         "for each face set (never below 0)."
     ),
 }

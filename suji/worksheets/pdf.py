@@ -24,6 +24,7 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from suji.core.i18n import fill
 from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, is_narrow, japanese_font
 from suji.worksheets.sheet import MAX_PER_PAGE, SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
 
@@ -202,7 +203,7 @@ class _Writer:
         # invariant: no creation date or random id, so the same settings give the very same bytes.
         self.c = Canvas(self.buffer, pagesize=(width, height), pageCompression=1, invariant=1)
         self.c.setTitle(worksheet.title)
-        self.c.setSubject(self.t["seed"].format(seed=self.settings.seed))
+        self.c.setSubject(fill(self.t["seed"], seed=self.settings.seed))
         self.c.setCreator("suji")
 
     # ---- pages of a sheet ----------------------------------------------------------------------------------
@@ -212,7 +213,7 @@ class _Writer:
         c, t, lay = self.c, self.t, self.layout
         top = lay.height - MARGIN
         c.setFillColorRGB(*INK)
-        label = t["version"].format(version=version.label) if self.settings.versions > 1 else ""
+        label = fill(t["version"], version=version.label) if self.settings.versions > 1 else ""
         title_width = lay.inner_width
         if label:
             w = text_width(label, 12, bold=True) + 6 * mm
@@ -263,11 +264,11 @@ class _Writer:
     def _footer(self, version: Version, page: int, pages: int) -> None:
         c, t = self.c, self.t
         c.setFillColorRGB(*GREY)
-        parts = [t["seed"].format(seed=self.settings.seed)]
+        parts = [fill(t["seed"], seed=self.settings.seed)]
         if self.settings.versions > 1:
-            parts.append(t["version"].format(version=version.label))
+            parts.append(fill(t["version"], version=version.label))
         draw_text(c, MARGIN, MARGIN - 4 * mm, "   ".join(parts), 8)
-        draw_text(c, self.layout.width - MARGIN, MARGIN - 4 * mm, t["page"].format(page=page, pages=pages), 8,
+        draw_text(c, self.layout.width - MARGIN, MARGIN - 4 * mm, fill(t["page"], page=page, pages=pages), 8,
                   align="right")  # fmt: skip
         c.setFillColorRGB(*INK)
 
@@ -285,7 +286,7 @@ class _Writer:
         draw_text(c, x0 + 6.5 * mm, top - 8.2 * mm, str(problem.number), 12, bold=True, align="center")
         if self.ws.mixed:
             # The problem's own level under its number, in the strip left of the dice.
-            level = t["level_of"].format(level=problem.level)
+            level = fill(t["level_of"], level=problem.level)
             draw_text(c, x0 + 6.5 * mm, top - 14.5 * mm, level, 7.5, bold=True, align="center")
         die = DIE if height >= FULL_DICE_BOX else SMALL_DIE
         label_y = top - 3.8 * mm
@@ -422,7 +423,7 @@ class _Writer:
         for version in self.ws.versions:
             if y - 2 * KEY_ROW - 6 * mm < bottom:
                 y = new_page()
-            heading = (t["answer_key_for"].format(version=version.label) if self.settings.versions > 1
+            heading = (fill(t["answer_key_for"], version=version.label) if self.settings.versions > 1
                        else t["answer_key"])  # fmt: skip
             y -= 6 * mm
             draw_text(c, MARGIN, y, heading, 11, bold=True)
@@ -475,7 +476,7 @@ class _Writer:
     def _key_footer(self, page: int) -> None:
         c = self.c
         c.setFillColorRGB(*GREY)
-        draw_text(c, MARGIN, MARGIN - 4 * mm, self.t["seed"].format(seed=self.settings.seed), 8)
+        draw_text(c, MARGIN, MARGIN - 4 * mm, fill(self.t["seed"], seed=self.settings.seed), 8)
         draw_text(c, self.layout.width - MARGIN, MARGIN - 4 * mm, self.t["answer_key"] + f" {page}", 8,
                   align="right")  # fmt: skip
         c.setFillColorRGB(*INK)

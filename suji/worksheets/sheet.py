@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
-from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translate
+from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
 from suji.rules.dice import Roll
 from suji.rules.working import working
 from suji.solver.problems import LEVELS, certified_roll
@@ -54,9 +54,9 @@ SHEET_TEXTS = {
     "default_title": N_("Sūji de Asobo practice sheet"),
     "name": N_("Name"),
     "date": N_("Date"),
-    "version": N_("Version {version}"),
-    "seed": N_("Seed: {seed}"),
-    "page": N_("Page {page} of {pages}"),
+    "version": N_("Version %(version)s"),
+    "seed": N_("Seed: %(seed)s"),
+    "page": N_("Page %(page)s of %(pages)s"),
     "instructions": N_(
         "Make one of the target numbers with the number dice and the operator dice. "
         "You need not use every die, but more dice and harder operators score more."
@@ -66,9 +66,9 @@ SHEET_TEXTS = {
         "A 6 may be read as 9."
     ),
     "instructions_nine": N_("A 6 may be read as 9 on every die."),
-    "problem": N_("Problem {number}"),
+    "problem": N_("Problem %(number)s"),
     "level": N_("Level"),
-    "level_of": N_("Level {level}"),
+    "level_of": N_("Level %(level)s"),
     "target_dice": N_("Target dice"),
     "targets": N_("Target numbers"),
     "number_dice": N_("Number dice"),
@@ -77,7 +77,7 @@ SHEET_TEXTS = {
     "target_made": N_("Target"),
     "score": N_("Score"),
     "answer_key": N_("Answer key"),
-    "answer_key_for": N_("Answer key — version {version}"),
+    "answer_key_for": N_("Answer key — version %(version)s"),
     "key_note": N_(
         "Best score with the operators of this level. A pupil who also uses the other dice may score more."
     ),
@@ -96,15 +96,15 @@ SHEET_TEXTS = {
 
 # Settings errors, shown in the page's language above the form.
 ERROR_MESSAGES = {
-    "count": N_("The number of problems must be a whole number from {low} to {high}."),
-    "versions": N_("The number of versions must be a whole number from {low} to {high}."),
+    "count": N_("The number of problems must be a whole number from %(low)s to %(high)s."),
+    "versions": N_("The number of versions must be a whole number from %(low)s to %(high)s."),
     "level": N_("The level must be 1, 2, 3 or mixed."),
     "paper": N_("The paper must be A4 or Letter."),
     "lang": N_("The language of the sheet must be Japanese or English."),
-    "seed": N_("The seed must be at most {high} characters, without control characters."),
-    "title": N_("The title must be at most {high} characters, without control characters."),
-    "title_font": N_("The PDF cannot print {chars} in the title. Please use other characters."),
-    "seed_font": N_("The PDF cannot print {chars} in the seed. Please use other characters."),
+    "seed": N_("The seed must be at most %(high)s characters, without control characters."),
+    "title": N_("The title must be at most %(high)s characters, without control characters."),
+    "title_font": N_("The PDF cannot print %(chars)s in the title. Please use other characters."),
+    "seed_font": N_("The PDF cannot print %(chars)s in the seed. Please use other characters."),
     "targets": N_("Choose whether to print the target numbers or only the target dice."),
     "yes_no": N_("Choose yes or no."),
 }
@@ -441,8 +441,11 @@ def build_worksheet(settings: Settings) -> Worksheet:
 
 
 def sheet_texts(lang: str) -> dict[str, str]:
-    """Every fixed text of a sheet in `lang`, placeholders left in for the caller (str.format)."""
-    texts = {key: translate(msg, lang) for key, msg in SHEET_TEXTS.items()}
+    """Every fixed text of a sheet in `lang`; a text with ``%(placeholders)s`` is left for the caller to fill
+    (`suji.core.i18n.fill`, or Jinja's ``|format``): the page number changes on every page."""
+    texts = {
+        key: template(msg, lang) if "%(" in msg else translate(msg, lang) for key, msg in SHEET_TEXTS.items()
+    }
     texts.update({f"level{n}": translate(msg, lang) for n, msg in LEVEL_NAMES.items()})  # level1 … levelmixed
     # Japanese sentences follow each other without a space.
     texts["sentence_gap"] = "" if lang == "ja" else " "
@@ -450,9 +453,9 @@ def sheet_texts(lang: str) -> dict[str, str]:
 
 
 CLI_TEXT = {
-    "output_is_dir": N_("“{path}” is a folder: give a file name to write the sheet to."),
-    "no_folder": N_("There is no folder “{path}” to write the sheet in."),
-    "not_writable": N_("The folder “{path}” cannot be written to."),
+    "output_is_dir": N_("“%(path)s” is a folder: give a file name to write the sheet to."),
+    "no_folder": N_("There is no folder “%(path)s” to write the sheet in."),
+    "not_writable": N_("The folder “%(path)s” cannot be written to."),
 }
 
 
@@ -471,54 +474,3 @@ def output_path_problem(output: str, lang: str) -> str | None:
     if not os.access(target.parent, os.W_OK):
         return translate(CLI_TEXT["not_writable"], lang, path=str(target.parent))
     return None
-
-
-def run_cli(args: object, lang: str) -> int:
-    """`suji worksheet`: validate the options like the web form, build the sheet, write pdf, html or json."""
-    import json
-    import sys
-    from pathlib import Path
-
-    options = {
-        name: getattr(args, name)
-        for name in ("count", "level", "seed", "paper", "versions", "targets", "title")
-    }
-    options["lang"] = lang
-    options["name"] = "no" if getattr(args, "no_name_line", False) else "yes"
-    options["key"] = "no" if getattr(args, "no_key", False) else "yes"
-    options["steps"] = "yes" if getattr(args, "steps", False) else "no"
-    settings, errors = parse_settings({k: str(v) for k, v in options.items()}, lang)
-    if errors:
-        for error in errors:
-            print(f"suji: {error.text(lang)}", file=sys.stderr)
-        return 2
-    output: str = getattr(args, "output", "-") or "-"
-    fmt = getattr(args, "format", None) or (
-        Path(output).suffix.lstrip(".").lower() if output != "-" else "json"
-    )
-    if fmt not in ("pdf", "html", "json"):
-        fmt = "json"
-    # Checked before the sheet is built, so a typo in the path costs nothing.
-    problem = output_path_problem(output, lang)
-    if problem:
-        print(f"suji: {problem}", file=sys.stderr)
-        return 2
-    worksheet = build_worksheet(settings)
-    if fmt == "pdf":
-        from suji.worksheets.pdf import worksheet_pdf
-
-        data = worksheet_pdf(worksheet)
-    elif fmt == "html":
-        from suji.worksheets.html import worksheet_html
-
-        data = worksheet_html(worksheet).encode("utf-8")
-    else:
-        data = (json.dumps(worksheet.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
-    if output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        Path(output).write_bytes(data)
-        # The seed on stderr too, for a sheet made without one: it is how to print the same sheet again.
-        print(translate(SHEET_TEXTS["seed"], lang, seed=worksheet.settings.seed), file=sys.stderr)
-    return 0

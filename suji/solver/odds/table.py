@@ -36,18 +36,18 @@ FILE_NAME = f"odds-v{FORMAT}.suji"
 # What a person reads about a table that cannot be used (English msgids; translations/ holds Japanese).
 MESSAGES = {
     "missing": N_(
-        "There is no odds table at {path} yet. Build it with “suji odds build”; until then the live solver answers."
+        "There is no odds table at %(path)s yet. Build it with “suji odds build”; until then the live solver answers."
     ),
-    "unreadable": N_("The odds table at {path} cannot be read ({detail})."),
+    "unreadable": N_("The odds table at %(path)s cannot be read (%(detail)s)."),
     "damaged": N_(
-        "The odds table at {path} is damaged ({detail}), so it is not used. Build it again with “suji odds build”."
+        "The odds table at %(path)s is damaged (%(detail)s), so it is not used. Build it again with “suji odds build”."
     ),
     "stale": N_(
-        "The odds table at {path} was made for other rules or another version ({detail}), so it is not used. Build it again with “suji odds build”."
+        "The odds table at %(path)s was made for other rules or another version (%(detail)s), so it is not used. Build it again with “suji odds build”."
     ),
-    "partial": N_("The odds table at {path} is not finished ({detail}). Run “suji odds build” to go on."),
+    "partial": N_("The odds table at %(path)s is not finished (%(detail)s). Run “suji odds build” to go on."),
     "busy": N_(
-        "Another build of the odds table is running (process {detail}). Wait for it; “suji odds status” shows how far it has got."
+        "Another build of the odds table is running (process %(detail)s). Wait for it; “suji odds status” shows how far it has got."
     ),
 }
 DETAILS = {
@@ -57,7 +57,7 @@ DETAILS = {
     "bad_checksum": N_("its checksum does not match"),
     "other_format": N_("another file format"),
     "other_rules": N_("other rules"),
-    "part_missing": N_("part {part} is missing or damaged"),
+    "part_missing": N_("part %(part)s is missing or damaged"),
 }
 
 

@@ -1,0 +1,63 @@
+"""The rolls of drill pages: each level's name, and the signed token a page carries to name its roll.
+
+A drill roll is rebuilt from (level, seed) by the certified-problem chooser, so the browser never chooses dice;
+the token is signed with the app's secret, so a second tab or a forged token never makes the API check, value
+or hint a roll its page does not show. The drill blueprint and the JSON API both read rolls through here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import current_app
+from flask_babel import lazy_gettext
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from suji.rules.dice import Roll
+from suji.solver.problems import certified_roll
+
+LEVELS: dict[int, object] = {
+    1: lazy_gettext("Level 1: + and −"),
+    2: lazy_gettext("Level 2: also × ÷ ×10 ×11 ×12"),
+    3: lazy_gettext("Level 3: also ² and √"),
+}
+
+
+@lru_cache(maxsize=2048)
+def roll_at(level: int, seed: int) -> Roll:
+    """The drill roll at `level` from `seed`, certified solvable by the solver at that level."""
+    return certified_roll(level, seed).roll
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="drill-roll")
+
+
+def roll_token(level: int, seed: int) -> str:
+    """The signed name of one drill roll, for the page that shows it."""
+    return _serializer().dumps([level, seed])
+
+
+def roll_of_token(token: object) -> tuple[int, int] | None:
+    """(level, seed) of a signed roll token, or None when it is missing or forged."""
+    if not isinstance(token, str) or len(token) > 200:
+        return None
+    try:
+        level, seed = _serializer().loads(token)
+    except (BadSignature, ValueError, TypeError):
+        return None
+    if level not in LEVELS or isinstance(seed, bool) or not isinstance(seed, int):
+        return None
+    return level, seed
+
+
+def drill_roll(token: object) -> Roll | None:
+    """The roll a drill page names by its token, or None."""
+    named = roll_of_token(token)
+    return roll_at(*named) if named else None
+
+
+def drill_level_roll(token: object) -> tuple[Roll, int] | None:
+    """The roll a drill page names by its token with the page's level, or None."""
+    named = roll_of_token(token)
+    return (roll_at(*named), named[0]) if named else None
