@@ -20,9 +20,10 @@ import random
 import secrets
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
+from suji.core.errors import SujiError
 from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
 from suji.rules.dice import Roll
 from suji.rules.working import working
@@ -136,19 +137,27 @@ class Settings:
         }  # fmt: skip
 
 
-@dataclass
-class SettingsError:
-    """One bad setting: the field and the message (a msgid with its parameters)."""
+class SettingsError(SujiError):
+    """One bad setting: `field` names the form field; `code` keys ERROR_MESSAGES (a field, or "yes_no" …).
 
-    field: str
-    message: str
-    params: dict = field(default_factory=dict)
+    Collected, not raised: the form shows every bad field at once.
+    """
+
+    MESSAGES = ERROR_MESSAGES
+
+    def __init__(self, field: str, code: str | None = None, **params: object) -> None:
+        super().__init__(code or field, **params)
+        self.field = field
+
+    def message_params(self, lang: str) -> dict:
+        params = super().message_params(lang)
+        if "chars" in params:
+            params["chars"] = _quote_chars(params["chars"], lang)  # type: ignore[arg-type]
+        return params
 
     def text(self, lang: str) -> str:
-        params = dict(self.params)
-        if "chars" in params:
-            params["chars"] = _quote_chars(params["chars"], lang)
-        return translate(self.message, lang, **params)
+        """The message in `lang` (the form's name for it)."""
+        return self.message(lang)
 
 
 def new_seed() -> str:
@@ -249,14 +258,14 @@ def parse_settings(
         if raw is not None:
             number = _whole(raw, low, high)
             if number is None:
-                errors.append(SettingsError(name, ERROR_MESSAGES[name], {"low": low, "high": high}))
+                errors.append(SettingsError(name, low=low, high=high))
             else:
                 values[name] = number
     raw = get("level")
     if raw is not None:
         level: Level | None = MIXED if raw.strip().lower() == MIXED else _whole(raw, min(LEVELS), max(LEVELS))
         if level is None:
-            errors.append(SettingsError("level", ERROR_MESSAGES["level"]))
+            errors.append(SettingsError("level"))
         else:
             values["level"] = level
     for name, choices in (("paper", PAPERS), ("lang", LANGUAGES), ("targets", TARGET_MODES)):
@@ -265,17 +274,17 @@ def parse_settings(
             if raw.strip().lower() in choices:
                 values[name] = raw.strip().lower()
             else:
-                errors.append(SettingsError(name, ERROR_MESSAGES[name]))
+                errors.append(SettingsError(name))
     for name, high in (("seed", MAX_SEED_LENGTH), ("title", MAX_TITLE_LENGTH)):
         raw = get(name)
         if raw is not None:
             text = _clean_text(raw)
             if text is None or len(text) > high:
-                errors.append(SettingsError(name, ERROR_MESSAGES[name], {"high": high}))
+                errors.append(SettingsError(name, high=high))
             elif bad := unprintable_chars(text):
                 # Refused rather than dropped: the teacher sees at once what will not print, and the HTML
                 # and the PDF of one URL keep showing the same title.
-                errors.append(SettingsError(name, ERROR_MESSAGES[f"{name}_font"], {"chars": bad}))
+                errors.append(SettingsError(name, f"{name}_font", chars=bad))
             else:
                 values[name] = text
     for name, attr in (("name", "name_line"), ("key", "key"), ("steps", "steps")):
@@ -284,7 +293,7 @@ def parse_settings(
             if raw.strip().lower() in YES_NO:
                 values[attr] = raw.strip().lower() == "yes"
             else:
-                errors.append(SettingsError(name, ERROR_MESSAGES["yes_no"]))
+                errors.append(SettingsError(name, "yes_no"))
     return replace(defaults, **values), errors  # type: ignore[arg-type]
 
 

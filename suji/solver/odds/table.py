@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from suji.core.errors import SujiError
 from suji.core.i18n import N_, translate
 from suji.solver.odds import space
 
@@ -61,25 +62,27 @@ DETAILS = {
 }
 
 
-class TableError(Exception):
+class TableError(SujiError):
     """An odds table that cannot be used; `code` names why (missing, damaged, stale, partial, busy).
 
     `detail` is a key of DETAILS (translated) or plain text such as a process id.
     """
 
+    MESSAGES = MESSAGES
+
     def __init__(self, code: str, path: Path | str, detail: str = "", **params: object) -> None:
-        super().__init__(f"{code}: {path}" + (f" ({detail})" if detail else ""))
-        self.code = code
+        super().__init__(code, **params)
         self.path = str(path)
         self.detail = detail
-        self.params = params
 
-    def message(self, lang: str = "en") -> str:
-        """The explanation in the user's language."""
+    def message_params(self, lang: str) -> dict:
         detail = self.detail
         if detail in DETAILS:
-            detail = translate(DETAILS[detail], lang, **self.params)
-        return translate(MESSAGES[self.code], lang, path=self.path, detail=detail)
+            detail = translate(DETAILS[detail], lang, **super().message_params(lang))
+        return {"path": self.path, "detail": detail}
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.path}" + (f" ({self.detail})" if self.detail else "")
 
 
 def default_path() -> Path:
