@@ -121,6 +121,7 @@ def test_the_suji_lesson_simulates_fresh_rolls_by_lookup(monkeypatch, table_path
 
 def test_serve_starts_one_low_priority_build_unless_told_not_to(monkeypatch, tmp_path, table_path):
     from suji.web.serve import start_background_build
+    from suji.web.settings import Settings
 
     started = []
 
@@ -133,8 +134,10 @@ def test_serve_starts_one_low_priority_build_unless_told_not_to(monkeypatch, tmp
 
     monkeypatch.setattr(subprocess, "Popen", FakeProcess)
     monkeypatch.setenv("SUJI_ODDS_BUILD", "0")
-    assert start_background_build(str(tmp_path / "odds.suji"), str(tmp_path)) is None
+    assert Settings.from_environ().odds_build is False  # SUJI_ODDS_BUILD=0 reaches serve as ODDS_BUILD
+    assert start_background_build(str(tmp_path / "odds.suji"), str(tmp_path), wanted=False) is None
     monkeypatch.setenv("SUJI_ODDS_BUILD", "1")
+    assert Settings.from_environ().odds_build is True
     assert start_background_build(str(table_path), str(tmp_path)) is None  # complete already
     assert start_background_build(str(tmp_path / "odds.suji"), str(tmp_path)) is not None
     (command,) = started

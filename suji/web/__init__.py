@@ -9,6 +9,7 @@ import importlib
 import os
 import secrets
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 
 from suji.core.resources import resource_dir
-from suji.solver.odds.table import default_path
 from suji.web import models
+from suji.web import settings as web_settings
 from suji.web.extensions import babel, csrf
 from suji.web.i18n import select_locale
+from suji.web.settings import Settings
 
 # Every response gets this policy: no inline script or style anywhere, so the JS and CSS live in static/.
 CONTENT_SECURITY_POLICY = (
@@ -38,33 +40,32 @@ class _SessionInterface(SecureCookieSessionInterface):
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build and configure the app; `test_config` overrides the configuration (tests)."""
+    settings = Settings.from_environ()
     app = Flask(
         __name__,
         instance_relative_config=True,
-        instance_path=os.environ.get("SUJI_INSTANCE_PATH") or None,
+        instance_path=settings.instance_path,
         template_folder=str(resource_dir("templates")),
         static_folder="static",
     )
-    https = os.environ.get("SUJI_HTTPS") == "1"
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=https,
+        SESSION_COOKIE_SECURE=settings.https,
         # A drill page may stay open for a whole lesson: the token lives as long as the session.
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_TRANSLATION_DIRECTORIES=str(resource_dir("translations")),
         BABEL_DEFAULT_LOCALE="ja",
         JSON_AS_ASCII=False,
-        # The odds table (suji.solver.odds): $SUJI_ODDS_PATH or the user's data folder, as for the command line.
-        ODDS_PATH=str(default_path()),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
+    settings = settings.with_config(app.config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        secret = os.environ.get("SUJI_SECRET_KEY") or _instance_secret(Path(app.instance_path))
-        app.config["SECRET_KEY"] = secret
+    if not settings.secret_key:
+        settings = replace(settings, secret_key=_instance_secret(Path(app.instance_path)))
+    web_settings.init_app(app, settings)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the order `suji check --json` prints
     app.session_interface = _SessionInterface()

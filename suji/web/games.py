@@ -9,7 +9,6 @@ and changes nothing, and two requests at once cannot both succeed (the rows' ver
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import secrets
 from collections import Counter
@@ -43,13 +42,14 @@ from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry, Game, Player, Round, Seat, ensure_schema, token_hash
+from suji.web.settings import DAILY_TIMEZONE
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
 PLAYER_COOKIE = "suji_player"
 PLAYER_COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
-DAILY_TIMEZONE = "Asia/Tokyo"  # the calendar day of the daily puzzle (SUJI_DAILY_TZ overrides)
+
 MAX_FORMULA = 200
 DEFAULT_ROUNDS = 3
 ADVICE_SHOWN = 4
@@ -609,7 +609,7 @@ def _all_dice() -> list[str]:
 
 def daily_zone() -> ZoneInfo:
     """The daily puzzle's time zone: Japan, unless SUJI_DAILY_TZ (environment or config) names another."""
-    name = current_app.config.get("SUJI_DAILY_TZ") or os.environ.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
+    name = current_app.config.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

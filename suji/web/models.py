@@ -12,7 +12,6 @@ a stale copy, such as a form sent twice or two requests at once, fails instead o
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -44,8 +43,8 @@ def utcnow() -> datetime:
 
 
 def database_url(app: Flask) -> str:
-    """The configured URL: the app's config (tests), else SUJI_DATABASE_URL, else SQLite in the instance folder."""
-    url = app.config.get("SQLALCHEMY_DATABASE_URI") or os.environ.get("SUJI_DATABASE_URL")
+    """The configured URL (a test's config, else SUJI_DATABASE_URL), else SQLite in the instance folder."""
+    url = app.config.get("SQLALCHEMY_DATABASE_URI")  # SUJI_DATABASE_URL arrives here (suji.web.settings)
     if url:
         # "postgresql://" means psycopg 3 here (the driver the project installs), not psycopg2.
         if url.startswith("postgresql://") or url.startswith("postgres://"):

@@ -16,11 +16,13 @@ import sys
 from pathlib import Path
 
 
-def start_background_build(table_path: str, instance_path: str) -> subprocess.Popen | None:
+def start_background_build(
+    table_path: str, instance_path: str, wanted: bool = True
+) -> subprocess.Popen | None:
     """Start `suji odds build` at the lowest priority on one core, unless it is not needed or not wanted."""
     from suji.solver.odds.build import table_status
 
-    if os.environ.get("SUJI_ODDS_BUILD", "1").strip() == "0":
+    if not wanted:
         return None
     if table_status(table_path).state in ("ready", "building"):
         return None
@@ -56,7 +58,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, threads: int = 8) -> int:
     server = create_server(app, host=host, port=port, threads=threads, ident="", channel_timeout=60)
     # SIGTERM ends the server like Ctrl+C does, so the exit handlers stop the build and the solver's pool.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    builder = start_background_build(app.config["ODDS_PATH"], app.instance_path)
+    builder = start_background_build(app.config["ODDS_PATH"], app.instance_path, app.config["ODDS_BUILD"])
     if builder is not None:
         print(
             "suji: building the odds table in the background (one low-priority process; SUJI_ODDS_BUILD=0 "

@@ -29,6 +29,7 @@ from multiprocessing import get_context
 from suji.rules.dice import Roll
 from suji.solver.advice import Advice, best_scores, choices, options_from_scores
 from suji.solver.odds import table_or_none
+from suji.web.settings import current_settings
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -42,10 +43,7 @@ LIVE_CACHE_SIZE = 256
 
 def pool_size() -> int:
     """How many worker processes the pool has (SUJI_SOLVER_PROCESSES, else one per core, at most 2)."""
-    text = os.environ.get("SUJI_SOLVER_PROCESSES", "")
-    if text.strip().isdigit():
-        return int(text)
-    return min(2, os.cpu_count() or 1)
+    return current_settings().pool_size
 
 
 def _exit_with_parent(parent: int) -> None:

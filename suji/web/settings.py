@@ -1,0 +1,104 @@
+"""The web app's settings: read from the environment once, in one place, into one frozen value.
+
+    SUJI_SECRET_KEY        the key that signs sessions (else one is made once and kept in the instance folder)
+    SUJI_HTTPS=1           cookies marked Secure (behind HTTPS)
+    SUJI_INSTANCE_PATH     the instance folder (the SQLite database, the secret key, the build log)
+    SUJI_DATABASE_URL      an SQLAlchemy URL (PostgreSQL when several app servers share one database)
+    SUJI_DAILY_TZ          the time zone the daily puzzle changes in (default Asia/Tokyo)
+    SUJI_SOLVER_PROCESSES  worker processes for live advice (default one per core, at most 2; 0: in-process)
+    SUJI_ODDS_PATH         the odds table (default ~/.local/share/suji/odds-v1.suji, as for the command line)
+    SUJI_ODDS_BUILD=0      no background build of the odds table by `suji serve`
+
+`create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
+`app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
+views read as Flask apps do; no other module of the web app reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from flask import Flask, current_app, has_app_context
+
+from suji.solver.odds.table import default_path
+
+DAILY_TIMEZONE = "Asia/Tokyo"
+EXTENSION_KEY = "suji.settings"
+# Flask config keys a test (or an embedding app) may set instead of the environment -> Settings fields
+CONFIG_KEYS = {
+    "SECRET_KEY": "secret_key",
+    "SQLALCHEMY_DATABASE_URI": "database_url",
+    "SUJI_DAILY_TZ": "daily_tz",
+    "SOLVER_PROCESSES": "solver_processes",
+    "ODDS_PATH": "odds_path",
+    "ODDS_BUILD": "odds_build",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the web app takes from its environment."""
+
+    secret_key: str | None = None
+    https: bool = False
+    instance_path: str | None = None
+    database_url: str | None = None
+    daily_tz: str = DAILY_TIMEZONE
+    solver_processes: int | None = None  # None: one per core, at most 2
+    odds_path: str = ""
+    odds_build: bool = True
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings named by the environment (blank values count as unset)."""
+        env = os.environ if environ is None else environ
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        processes = get("SUJI_SOLVER_PROCESSES")
+        return cls(
+            secret_key=get("SUJI_SECRET_KEY"),
+            https=get("SUJI_HTTPS") == "1",
+            instance_path=get("SUJI_INSTANCE_PATH"),
+            database_url=get("SUJI_DATABASE_URL"),
+            daily_tz=get("SUJI_DAILY_TZ") or DAILY_TIMEZONE,
+            solver_processes=int(processes) if processes is not None and processes.isdigit() else None,
+            odds_path=str(default_path()),  # reads SUJI_ODDS_PATH / XDG_DATA_HOME like the command line
+            odds_build=get("SUJI_ODDS_BUILD") != "0",
+        )
+
+    def with_config(self, config: Mapping[str, Any]) -> Settings:
+        """These settings with the Flask config keys of CONFIG_KEYS that `config` sets taking their place."""
+        changes = {field: config[key] for key, field in CONFIG_KEYS.items() if config.get(key) is not None}
+        return replace(self, **changes) if changes else self
+
+    @property
+    def pool_size(self) -> int:
+        """How many solver processes live advice uses."""
+        if self.solver_processes is not None:
+            return self.solver_processes
+        return min(2, os.cpu_count() or 1)
+
+
+def init_app(app: Flask, settings: Settings) -> None:
+    """Keep `settings` on the app and put each into the config key the app and its extensions read."""
+    app.extensions[EXTENSION_KEY] = settings
+    for key, field in CONFIG_KEYS.items():
+        value = getattr(settings, field)
+        if value is not None:
+            app.config[key] = value
+    app.config["SESSION_COOKIE_SECURE"] = settings.https
+
+
+def current_settings() -> Settings:
+    """The running app's settings; outside an app (a worker, a script), the environment's."""
+    if has_app_context():
+        found = current_app.extensions.get(EXTENSION_KEY)
+        if found is not None:
+            return found
+    return Settings.from_environ()
