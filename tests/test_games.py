@@ -153,6 +153,42 @@ def test_pass_and_play_turn_order():
     assert games.next_turn(2, 1, (0, 0)) == (0, 1)
 
 
+def test_a_match_moves_turn_by_turn_and_finishes_after_the_last_answer():
+    answered = games.answer(SEED_HAND, "21²+4+1")[0]
+    given_up = games.give_up(SEED_HAND)
+    match = games.Match(players=2, rounds=2)
+    with pytest.raises(GameError) as error:
+        match.answered(SEED_HAND)  # an open hand is not an answer yet
+    assert error.value.code == "not_answered"
+    seen = [match.turn]
+    new_rounds = []
+    for hand in (answered, given_up, answered, given_up):
+        match = match.answered(hand)
+        if match.finished:
+            break
+        match, new_round = match.advanced()
+        seen.append(match.turn)
+        new_rounds.append(new_round)
+    assert seen == games.turn_order(2, 2) and new_rounds == [False, True, False]
+    assert match.finished and (match.total, match.best_total) == (
+        48,
+        2 * answered.best_score + 2 * given_up.best_score,
+    )
+    with pytest.raises(GameError) as error:
+        match.advanced()
+    assert error.value.code == "game_over"
+
+
+def test_score_table_counts_answered_hands_per_seat_and_names_the_winners():
+    answered = games.answer(SEED_HAND, "21²+4+1")[0]
+    rounds = [("4 4 6", {0: answered, 1: games.give_up(SEED_HAND)}), ("4 4 6", {0: SEED_HAND})]
+    table = games.score_table(["Aki", "Ben"], rounds)
+    assert table.totals == (24, 0) and table.winner_names == ["Aki"]
+    assert [row.number for row in table.rows] == [1, 2] and table.rows[1].cells == (SEED_HAND, None)
+    tie = games.score_table(["Aki", "Ben"], [("4 4 6", {0: answered, 1: answered})])
+    assert tie.winners == (0, 1) and tie.winner_names == ["Aki", "Ben"]
+
+
 def test_winners_and_ties():
     assert games.winners({"Aki": 30, "Ben": 12}) == ["Aki"]
     assert games.winners({"Aki": 30, "Ben": 30, "Chie": 5}) == ["Aki", "Ben"]

@@ -38,7 +38,9 @@ DEFAULT_TARGETS = 5
 MAX_TARGETS = 10
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 NICKNAME_MAX = 20
-OPEN, ANSWERED, GAVE_UP = "open", "answered", "gave_up"
+OPEN, ANSWERED, GAVE_UP = "open", "answered", "gave_up"  # a hand's status
+SOLO, PARTY = "solo", "party"  # a game's mode (the daily puzzle is a hand of its own)
+PLAYING, FINISHED = "playing", "finished"  # a game's status
 
 MESSAGES = {
     "no_such_die": N_("There is no such die."),
@@ -47,6 +49,8 @@ MESSAGES = {
     "bad_face": N_("That die has no such face."),
     "same_face": N_("The die already shows that face."),
     "finished": N_("This target is already answered."),
+    "not_answered": N_("Answer this target first."),
+    "game_over": N_("This game is over."),
     "invalid_formula": N_("That formula cannot be used: %(detail)s"),
     "empty_formula": N_("Write a formula first."),
     "bad_count": N_("Choose a number from %(low)s to %(high)s."),
@@ -260,6 +264,82 @@ def next_turn(players: int, rounds: int, current: tuple[int, int]) -> tuple[int,
     order = turn_order(players, rounds)
     at = order.index(current)
     return order[at + 1] if at + 1 < len(order) else None
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where a solo or pass-and-play game stands: whose turn it is and the running totals.
+
+    Pure moves: `answered(hand)` counts a hand that is no longer open and finishes the game after the last turn;
+    `advanced()` gives the next turn. The web app keeps the fields in its `games` row.
+    """
+
+    players: int
+    rounds: int
+    turn: tuple[int, int] = (0, 0)  # (round, seat)
+    total: int = 0  # solo: the player's total (pass-and-play totals are per seat: `score_table`)
+    best_total: int = 0  # what the solver's best answers would have scored, after the same costs
+    status: str = PLAYING
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    def next_turn(self) -> tuple[int, int] | None:
+        return next_turn(self.players, self.rounds, self.turn)
+
+    def answered(self, hand: Hand) -> Match:
+        """The game after the current turn's hand was answered or given up."""
+        if hand.is_open:
+            raise GameError("not_answered")
+        done = self.next_turn() is None
+        return replace(
+            self, total=self.total + hand.score, best_total=self.best_total + hand.best_score,
+            status=FINISHED if done else self.status,
+        )  # fmt: skip
+
+    def advanced(self) -> tuple[Match, bool]:
+        """The game at the next turn, and whether that turn starts a new round (new target dice to roll)."""
+        nxt = self.next_turn()
+        if nxt is None or self.finished:
+            raise GameError("game_over")
+        return replace(self, turn=nxt), nxt[1] == 0
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One round of a score table: its number (from 1), its target dice and each seat's hand (None: not dealt)."""
+
+    number: int
+    target_dice: str
+    cells: tuple[Hand | None, ...]
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Scores per round and seat, each seat's total of answered hands, and the winners so far (a tie: several)."""
+
+    seats: tuple[str, ...]
+    rows: tuple[ScoreRow, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.seats[i] for i in self.winners]
+
+
+def score_table(seats: Sequence[str], rounds: Sequence[tuple[str, Mapping[int, Hand]]]) -> ScoreTable:
+    """The score table of a game: `rounds` holds each round's target dice and the hands dealt, by seat."""
+    totals = [0] * len(seats)
+    rows = []
+    for number, (target_dice, hands) in enumerate(rounds, 1):
+        cells = tuple(hands.get(seat) for seat in range(len(seats)))
+        for seat, hand in enumerate(cells):
+            if hand is not None and not hand.is_open:
+                totals[seat] += hand.score
+        rows.append(ScoreRow(number, target_dice, cells))
+    return ScoreTable(tuple(seats), tuple(rows), tuple(totals), tuple(winners(totals)))
 
 
 def winners(totals: Mapping[str, int] | Sequence[int]) -> list:

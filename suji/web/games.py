@@ -12,6 +12,7 @@ import hashlib
 import random
 import secrets
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -144,7 +145,7 @@ def index() -> str:
     best, recent = [], []
     if player is not None:
         best = db.session.scalars(
-            select(Game).where(Game.player_id == player.id, Game.mode == "solo", Game.status == "finished")
+            select(Game).where(Game.player_id == player.id, Game.mode == games.SOLO, Game.status == games.FINISHED)
             .order_by(Game.total.desc(), Game.finished_at).limit(5)
         ).all()  # fmt: skip
         recent = db.session.scalars(
@@ -214,7 +215,7 @@ def new_solo() -> Response:
         return _fail(error.message(lang()), url_for("games.index"))
     player = current_player(create=True)
     assert player is not None
-    game = Game(player=player, mode="solo", rounds_total=count)
+    game = Game(player=player, mode=games.SOLO, rounds_total=count)
     game.seats.append(Seat(seat=0, name=player.nickname or ""))
     _start_round(game, 0)
     db.session.add(game)
@@ -247,7 +248,7 @@ def new_party() -> Response | tuple[str, int]:
         )  # fmt: skip
         return page, 400
     player = current_player(create=True)
-    game = Game(player=player, mode="party", rounds_total=rounds)
+    game = Game(player=player, mode=games.PARTY, rounds_total=rounds)
     for seat, name in enumerate(players):
         game.seats.append(Seat(seat=seat, name=name))
     _start_round(game, 0)
@@ -297,34 +298,12 @@ def current_answer(game: Game) -> Answer:
     return game.rounds[game.current_round].answers[game.current_seat]
 
 
-def score_table(game: Game) -> dict:
-    """Scores per round and seat, totals and the winners so far (a list: more than one is a tie)."""
-    seats = [s.name for s in game.seats]
-    rows = []
-    totals = [0] * len(seats)
-    for round_ in game.rounds:
-        cells: list[Answer | None] = [None] * len(seats)
-        for answer in round_.answers:
-            cells[answer.seat] = answer
-            if answer.status != games.OPEN:
-                totals[answer.seat] += answer.score
-        rows.append({"number": round_.number + 1, "target_dice": round_.target_dice, "cells": cells})
-    top = games.winners(totals)
-    return {
-        "seats": seats,
-        "rows": rows,
-        "totals": totals,
-        "winners": top,
-        "winner_names": [seats[i] for i in top],
-    }
-
-
 def game_summary(game: Game) -> dict:
     """A line of history: the solo total and best, or the pass-and-play winners."""
-    if game.mode == "solo":
+    if game.mode == games.SOLO:
         return {"total": game.total, "best_total": game.best_total}
-    table = score_table(game)
-    return {"winners": table["winner_names"], "top": max(table["totals"], default=0)}
+    table = game.score_table()
+    return {"winners": table.winner_names, "top": max(table.totals, default=0)}
 
 
 @bp.get("/<int:game_id>")
@@ -336,11 +315,11 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
     answer = current_answer(game)
     hand = answer.hand()
     seat_names = [s.name for s in game.seats]
-    hands = [a.hand() for r in game.rounds for a in r.answers]
-    nxt = games.next_turn(len(game.seats), game.rounds_total, (game.current_round, game.current_seat))
+    table = game.score_table()
+    nxt = game.match().next_turn()
     return render_template(
         "games/play.html", game=game, answer=answer, hand=hand, roll=hand.roll, seat_names=seat_names,
-        table=score_table(game), running_total=games.total(h for h in hands if h.status != games.OPEN),
+        table=table, running_total=sum(table.totals),
         next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
         formula=request.args.get("formula", "")[:MAX_FORMULA], faces=_face_choices(),
         is_last=nxt is None, changed=_changed_dice(),
@@ -348,7 +327,7 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
     )  # fmt: skip
 
 
-def _game_action(game_id: int, action) -> Response | tuple[str, int]:  # type: ignore[no-untyped-def]
+def _game_action(game_id: int, action: Callable[[Hand], Hand]) -> Response | tuple[str, int]:
     """Run `action(hand) -> Hand` on the game's current hand, if the request is for that hand and still fresh."""
     game = _own_game(game_id)
     if game is None:
@@ -357,28 +336,52 @@ def _game_action(game_id: int, action) -> Response | tuple[str, int]:  # type: i
     if game.finished:
         return _fail(GAME_OVER, page)
     answer = current_answer(game)
-    step = answer.version
-    if _int(request.form.get("turn")) != answer.id or _int(request.form.get("step")) != step:
+    if _int(request.form.get("turn")) != answer.id or _int(request.form.get("step")) != answer.version:
         return _fail(STALE, page)
-    hand = answer.hand()
-    db.session.commit()  # let other requests write while the solver works; the version is checked again below
+
+    def after(hand: Hand) -> None:
+        if not hand.is_open:
+            game.store_match(game.match().answered(hand))
+
+    return _change_hand(
+        answer, action, page, lambda formula: url_for("games.play", game_id=game.id, formula=formula),
+        still_fresh=lambda: not game.finished, stale=lambda: STALE, after=after,
+    )  # fmt: skip
+
+
+def _change_hand(
+    row: Answer | DailyEntry,
+    action: Callable[[Hand], Hand],
+    page: str,
+    page_with_formula: Callable[[str], str],
+    still_fresh: Callable[[], bool],
+    stale: Callable[[], object],
+    after: Callable[[Hand], None] | None = None,
+) -> Response:
+    """The one way a move changes a stored hand (a game's turn or a daily entry), safe against races.
+
+    The hand is read at the version the form was made for; the transaction ends while the move runs (the
+    solver may take a moment), and the version is checked again before the new hand is stored: of two
+    requests at once, or a form sent twice, only one changes anything; the other hears `stale()`.
+    """
+    step = row.version
+    hand = row.hand()
+    db.session.commit()  # let other requests write while the move runs; the version is checked again below
     try:
         hand = action(hand)
     except GameError as error:
-        if error.code == "invalid_formula":
-            page = url_for(
-                "games.play", game_id=game.id, formula=request.form.get("formula", "")[:MAX_FORMULA]
-            )
+        if error.code == "invalid_formula":  # handed back to be fixed, with the formula still in its box
+            page = page_with_formula(_formula())
         return _fail(error.message(lang()), page)
-    if answer.version != step or game.finished:
+    if row.version != step or not still_fresh():
         db.session.rollback()
-        return _fail(STALE, page)
-    answer.store(hand)
-    if not hand.is_open:
-        _after_answer(game, hand)
+        return _fail(stale(), page)
+    row.store(hand)
+    if after is not None:
+        after(hand)
     try:
         db.session.commit()
-    except StaleDataError:
+    except (StaleDataError, IntegrityError):
         db.session.rollback()
         return _fail(STALE, page)
     _announce_changes()
@@ -454,14 +457,6 @@ def _die_label(die_id: str, kind: str, face: object) -> str:
     return Die(group, int(die_id[1:]), kind, face).label(lang())  # type: ignore[arg-type]
 
 
-def _after_answer(game: Game, hand: Hand) -> None:
-    game.total += hand.score
-    game.best_total += hand.best_score
-    if games.next_turn(len(game.seats), game.rounds_total, (game.current_round, game.current_seat)) is None:
-        game.status = "finished"
-        game.finished_at = datetime.now()
-
-
 def _formula() -> str:
     return request.form.get("formula", "")[:MAX_FORMULA]
 
@@ -506,14 +501,13 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
     answer = current_answer(game)
     if _int(request.form.get("turn")) != answer.id or answer.status == games.OPEN:
         return _fail(STALE, page)
-    nxt = games.next_turn(len(game.seats), game.rounds_total, (game.current_round, game.current_seat))
-    assert nxt is not None  # a game whose last turn is answered is finished
-    round_number, seat = nxt
-    if seat == 0:
+    match, new_round = game.match().advanced()  # a game whose last turn is answered is finished
+    round_number, seat = match.turn
+    if new_round:
         _start_round(game, round_number)
     else:
         _deal(game.rounds[round_number], seat, _rng())
-        game.current_seat = seat
+    game.store_match(match)
     try:
         db.session.commit()
     except (StaleDataError, IntegrityError):
@@ -715,25 +709,10 @@ def _daily_action(action) -> Response:  # type: ignore[no-untyped-def]
         return _fail(ALREADY_DAILY if entry.status != games.OPEN else STALE, page)
     if entry.status != games.OPEN:
         return _fail(ALREADY_DAILY, page)
-    hand = entry.hand()
-    db.session.commit()  # the entry exists now; the version is checked again before the change is stored
-    try:
-        hand = action(hand, day)
-    except GameError as error:
-        if error.code == "invalid_formula":
-            page = url_for("games.daily", formula=request.form.get("formula", "")[:MAX_FORMULA])
-        return _fail(error.message(lang()), page)
-    if entry.version != step:
-        db.session.rollback()
-        return _fail(ALREADY_DAILY if entry.status != games.OPEN else STALE, page)
-    entry.store(hand)
-    try:
-        db.session.commit()
-    except (StaleDataError, IntegrityError):
-        db.session.rollback()
-        return _fail(STALE, page)
-    _announce_changes()
-    return redirect(page, code=303)
+    return _change_hand(
+        entry, lambda hand: action(hand, day), page, lambda formula: url_for("games.daily", formula=formula),
+        still_fresh=lambda: True, stale=lambda: ALREADY_DAILY if entry.status != games.OPEN else STALE,
+    )  # fmt: skip
 
 
 @bp.post("/daily/reroll")

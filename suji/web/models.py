@@ -29,7 +29,17 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from suji.play.games import Hand, dice_text, number_faces, operator_faces
+from suji.play.games import (
+    FINISHED,
+    PLAYING,
+    Hand,
+    Match,
+    ScoreTable,
+    dice_text,
+    number_faces,
+    operator_faces,
+    score_table,
+)
 from suji.web.extensions import db, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -131,9 +141,9 @@ class Game(db.Model):  # type: ignore[name-defined]
     player_id: Mapped[int] = mapped_column(
         ForeignKey("players.id", ondelete="CASCADE"), index=True, nullable=False
     )
-    mode: Mapped[str] = mapped_column(String(10), nullable=False)  # "solo" or "party"
+    mode: Mapped[str] = mapped_column(String(10), nullable=False)  # SOLO or PARTY
     rounds_total: Mapped[int] = mapped_column(Integer, nullable=False)
-    status: Mapped[str] = mapped_column(String(10), nullable=False, default="playing")  # or "finished"
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default=PLAYING)  # or FINISHED
     current_round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     current_seat: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     total: Mapped[int] = mapped_column(Integer, nullable=False, default=0)  # solo: the player's total
@@ -161,7 +171,26 @@ class Game(db.Model):  # type: ignore[name-defined]
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        return self.status == FINISHED
+
+    def match(self) -> Match:
+        """Where the game stands, as the rules see it."""
+        return Match(
+            players=len(self.seats), rounds=self.rounds_total, turn=(self.current_round, self.current_seat),
+            total=self.total, best_total=self.best_total, status=self.status,
+        )  # fmt: skip
+
+    def store_match(self, match: Match) -> None:
+        """Keep a move of the game (the finishing time is the server's, in UTC like every stored moment)."""
+        if match.finished and not self.finished:
+            self.finished_at = utcnow()
+        self.current_round, self.current_seat = match.turn
+        self.total, self.best_total, self.status = match.total, match.best_total, match.status
+
+    def score_table(self) -> ScoreTable:
+        """Scores per round and seat, totals and the winners so far."""
+        rounds = [(r.target_dice, {a.seat: a.hand() for a in r.answers}) for r in self.rounds]
+        return score_table([s.name for s in self.seats], rounds)
 
 
 class Seat(db.Model):  # type: ignore[name-defined]
