@@ -13,10 +13,10 @@ import json
 import random
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 from pathlib import Path
 
@@ -569,6 +569,13 @@ LESSON = Lesson(
         N_("Design your own: 4 to 6 dice, at most 50 sides in total; a coin counts as a 2-sided die."),
     ),
     steps=steps,
+    page_extras=lambda args: _page_extras(args),
+    replay=lambda seed, moves, args: replay(
+        seed,
+        monster_from_text(args.get("mine"), "torchy"),
+        monster_from_text(args.get("theirs"), "drippy"),
+        moves,
+    ),
     experiments=(
         Experiment("beats", N_("P(die ≥ a d6) for each die"), _run_beats),
         Experiment(
@@ -593,6 +600,7 @@ LESSON = Lesson(
             # 6.5 ms a game: 60 games take 0.4 s. The page also shows 10,000 stored games per match.
             default_trials=40,
             max_trials=60,
+            extras=lambda: {"precomputed": precomputed_rows()},
         ),
     ),
     notes=(N_("Our reading: when every compared die ties, both monsters roll again to decide who starts."),),
@@ -618,6 +626,52 @@ def precompute_matches(n: int = PRECOMPUTE_GAMES, seed: int = PRECOMPUTE_SEED) -
 def precomputed_matches() -> dict[str, dict[str, int]]:
     """The stored results of `precompute_matches` (regenerate with `python -m suji.lessons.dice_monsters`)."""
     return json.loads(MATCH_FILE.read_text(encoding="utf-8"))
+
+
+# ---- what the pages show beside the standard parts ----
+
+
+def _page_extras(args: Mapping[str, str]) -> dict:
+    """The beat table of the lesson page (every size from d2 to d20 with ``all=1``) and the sample monsters."""
+    sizes = tuple(range(2, 21)) if args.get("all") == "1" else STANDARD_SIZES
+    return {"beat_sizes": sizes, "beat_table": beat_table(sizes), "monsters": MONSTERS,
+            "monster_names": MONSTER_NAMES}  # fmt: skip
+
+
+def monster_from_text(text: object, default: str) -> tuple[int, ...]:
+    """A sample monster by name or a designed one ("4 6 8 10 20"); bad text means the `default` monster."""
+    if not isinstance(text, str) or not text:
+        return MONSTERS[default]
+    if text in MONSTERS:
+        return MONSTERS[text]
+    try:
+        return design(text[:60])
+    except DesignError:
+        return MONSTERS[default]
+
+
+def precomputed_rows() -> list[dict]:
+    """The stored 10,000 games of each match, as rows with their win rate and its 95% interval."""
+    rows = []
+    stored = precomputed_matches()
+    for x, y in MATCHES:
+        item = stored.get(f"{x}-{y}")
+        if item:
+            rate = item["wins"] / item["n"]
+            rows.append({"a": MONSTER_NAMES[x], "b": MONSTER_NAMES[y], "rate": rate, "n": item["n"],
+                         "interval": wilson_interval(item["wins"], item["n"])})  # fmt: skip
+    return rows
+
+
+@lru_cache(maxsize=32)
+def design_results(dice: tuple[int, ...], n: int) -> list[dict]:
+    """A designed monster against each sample monster: who starts (exact) and `n` simulated games (seed 7)."""
+    rows = []
+    for key, other in MONSTERS.items():
+        start = p_starts(dice, other)[0]
+        wins = simulate_match(dice, other, n, 7)
+        rows.append({"key": key, "start": start, "wins": wins, "n": n, "interval": wilson_interval(wins, n)})
+    return rows
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command

@@ -527,6 +527,7 @@ LESSON = Lesson(
         N_("Every time a gooball passes over the centre it scores 1 point. The first to 15 points wins."),
     ),
     steps=steps,
+    replay=lambda seed, moves, args: replay(seed, moves),
     experiments=(
         Experiment(
             "movement", N_("How far can you move? (power + 5 inches)"), _run_movement, x_title=N_("inches")

@@ -6,9 +6,10 @@ command line or in tests without Flask.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from suji.core.i18n import translate, translate_plural
 from suji.lessons.stats import DEFAULT_TRIALS, MAX_TRIALS
@@ -81,6 +82,7 @@ class Experiment:
     max_trials: int = MAX_TRIALS
     x_title: str = ""  # msgid
     exact_label: str = ""  # msgid; defaults to "exact" in the pages
+    extras: Callable[[], dict[str, Any]] | None = None  # more for the page (stored results beside the run)
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,14 @@ class Lesson:
     steps: Callable[[], list[Step]]
     experiments: Sequence[Experiment] = field(default_factory=tuple)
     notes: Sequence[str] = field(default_factory=tuple)  # msgids: readings the lesson chose, example labels
+    # What the lesson's own page shows beyond rules, questions and experiments (its query string in).
+    page_extras: Callable[[Mapping[str, str]], dict[str, Any]] | None = None
+    # The lesson's game, replayed from a seed, the student's moves and the page's other fields (None: no game).
+    replay: Callable[[int, list[str], Mapping[str, str]], Any] | None = None
+
+    def extras(self, args: Mapping[str, str]) -> dict[str, Any]:
+        """What the lesson page shows beyond the standard parts."""
+        return self.page_extras(args) if self.page_extras is not None else {}
 
 
 @dataclass(frozen=True)

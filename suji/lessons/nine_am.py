@@ -635,6 +635,7 @@ LESSON = Lesson(
         ),
     ),
     steps=steps,
+    replay=lambda seed, moves, args: replay(seed, moves),
     experiments=(
         Experiment("awake", N_("Awake or asleep?"), _run_awake),
         Experiment("called", N_("P(you are called in a turn), by class size"), _run_called),

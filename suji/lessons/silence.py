@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -489,6 +490,12 @@ def steps() -> list[Step]:
     ]
 
 
+def _page_extras(args: Mapping[str, str]) -> dict:
+    """The pupil cards with their risks, for the lesson page's table."""
+    return {"cards": PUPIL_CARDS, "expected_risk": expected_risk, "p_success": p_success, "risk_sd": risk_sd,
+            "sd_text": sd_text}  # fmt: skip
+
+
 LESSON = Lesson(
     slug="silence",
     title=N_("Silence in Class!"),
@@ -508,6 +515,8 @@ LESSON = Lesson(
         N_("When the marker or a piece reaches the end of the board, the fewest minus points wins."),
     ),
     steps=steps,
+    page_extras=_page_extras,
+    replay=lambda seed, moves, args: replay(seed, moves),
     experiments=(
         Experiment("totals", N_("The total of three dice"), _run_distribution, x_title=N_("total")),
         Experiment(

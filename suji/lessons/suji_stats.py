@@ -21,7 +21,7 @@ import math
 import random
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -578,6 +578,11 @@ def steps() -> list[Step]:
     ]
 
 
+def _page_extras(args: Mapping[str, str]) -> dict:
+    """The stored figures of the whole game for the lesson page."""
+    return {"figures": stored_figures(), "stored": stored(), "suji": sys.modules[__name__]}
+
+
 LESSON = Lesson(
     slug="suji",
     title=N_("Sūji de Asobo in numbers"),
@@ -601,6 +606,7 @@ LESSON = Lesson(
         ),
     ),
     steps=steps,
+    page_extras=_page_extras,
     experiments=(
         Experiment(
             "targets",

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import secrets
 from functools import lru_cache
-from types import ModuleType
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
 from suji.core.i18n import N_
-from suji.lessons import LESSON_SLUGS, dice_monsters, gooball, nine_am, silence
+from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
 from suji.lessons.lesson import Experiment, Lesson, Outcome, render
@@ -55,17 +54,11 @@ SIMULATED = N_("simulated (%(n)s trials)")
 NARROW = "narrow"  # the chart layout for phones (see suji.lessons.charts)
 
 
-def _modules() -> dict[str, ModuleType]:
-    from suji.lessons import suji_stats
-
-    return {m.LESSON.slug: m for m in (nine_am, dice_monsters, silence, gooball, suji_stats)}
-
-
-def _lesson_or_404(slug: str) -> tuple[Lesson, ModuleType]:
-    module = _modules().get(slug)
-    if module is None:
+def _lesson_or_404(slug: str) -> Lesson:
+    lesson = lessons().get(slug)
+    if lesson is None:
         abort(404)
-    return module.LESSON, module
+    return lesson
 
 
 def _experiment_or_404(lesson: Lesson, key: str) -> Experiment:
@@ -106,14 +99,7 @@ def _decimal_filter(value, digits: int = 3) -> str:  # type: ignore[no-untyped-d
 @bp.get("/")
 def index() -> str:
     """The list of lessons."""
-    modules = _modules()
-    lessons = [modules[slug].LESSON for slug in LESSON_SLUGS if slug in modules]
-    return render_template(
-        "lessons/index.html",
-        lessons=lessons,
-        missing=[s for s in LESSON_SLUGS if s not in modules],
-        done=_progress(),
-    )
+    return render_template("lessons/index.html", lessons=list(lessons().values()), done=_progress())
 
 
 def _progress() -> dict[str, list[str]]:
@@ -174,26 +160,8 @@ def _verdicts(lesson: Lesson, steps: list[Step]) -> tuple[dict[str, Check], dict
     return results, answers
 
 
-def _render_lesson(lesson: Lesson, module: ModuleType) -> str:
-    extra = {}
-    if lesson.slug == "dice-monsters":
-        sizes = tuple(range(2, 21)) if request.args.get("all") == "1" else dice_monsters.STANDARD_SIZES
-        extra = {
-            "beat_sizes": sizes,
-            "beat_table": dice_monsters.beat_table(sizes),
-            "monsters": dice_monsters.MONSTERS,
-            "monster_names": dice_monsters.MONSTER_NAMES,
-        }
-    if lesson.slug == "silence":
-        extra = {
-            "cards": silence.PUPIL_CARDS,
-            "expected_risk": silence.expected_risk,
-            "p_success": silence.p_success,
-            "risk_sd": silence.risk_sd,
-            "sd_text": silence.sd_text,
-        }
-    if lesson.slug == "suji":
-        extra = {"figures": module.stored_figures(), "stored": module.stored(), "suji": module}
+def _render_lesson(lesson: Lesson) -> str:
+    extra = lesson.extras(request.args)
     steps = lesson.steps()
     results, answers = _verdicts(lesson, steps)
     return render_template(
@@ -205,8 +173,8 @@ def _render_lesson(lesson: Lesson, module: ModuleType) -> str:
 @bp.get("/<slug>")
 def lesson(slug: str) -> str:
     """One lesson: rules, questions (with the answers kept so far), experiments and a link to play."""
-    lesson, module = _lesson_or_404(slug)
-    return _render_lesson(lesson, module)
+    lesson = _lesson_or_404(slug)
+    return _render_lesson(lesson)
 
 
 def _step_or_404(lesson: Lesson, key: str) -> Step:
@@ -235,7 +203,7 @@ def answer(slug: str, key: str) -> Response:
     A right answer also shows the explanation; a wrong or close one shows a hint instead, so that trying again
     still means something (the student can ask for the answer with `show`).
     """
-    lesson, _ = _lesson_or_404(slug)
+    lesson = _lesson_or_404(slug)
     step = _step_or_404(lesson, key)
     text = request.form.get("answer", "")[:MAX_ANSWER_FIELD]
     result = check_answer(step, text, _lang())
@@ -248,7 +216,7 @@ def answer(slug: str, key: str) -> Response:
 @bp.post("/<slug>/step/<key>/show")
 def show(slug: str, key: str) -> Response:
     """The student gives up on a step: show its explanation and exact answer (the step is not marked done)."""
-    lesson, _ = _lesson_or_404(slug)
+    lesson = _lesson_or_404(slug)
     step = _step_or_404(lesson, key)
     text = request.form.get("answer", "")[:MAX_ANSWER_FIELD]
     _store_answer(slug, key, text, was_shown=True)
@@ -260,7 +228,7 @@ def show(slug: str, key: str) -> Response:
 
 @lru_cache(maxsize=64)
 def _run(slug: str, key: str, n: int, seed: int, lang: str) -> Outcome:
-    lesson, _ = _lesson_or_404(slug)
+    lesson = _lesson_or_404(slug)
     return _experiment_or_404(lesson, key).run(n, seed, lang)
 
 
@@ -291,13 +259,11 @@ def gettext_lib(message: str, **params: object) -> str:
 @bp.get("/<slug>/experiment/<key>")
 def experiment(slug: str, key: str) -> tuple[str, int]:
     """Exact values beside a seeded simulation of N trials (N and the seed chosen by the student)."""
-    lesson, module = _lesson_or_404(slug)
+    lesson = _lesson_or_404(slug)
     exp = _experiment_or_404(lesson, key)
     n, seed, error = _read_experiment_args(exp)
     outcome = _run(slug, key, n, seed, _lang())
-    extra = {}
-    if slug == "dice-monsters" and key == "matches":
-        extra["precomputed"] = _precomputed_rows()
+    extra = exp.extras() if exp.extras is not None else {}
     # The page gives each layout's size, so the picture keeps its place while it loads.
     narrow = _narrow_chart(slug, key, n, seed, _lang())
     html = render_template(
@@ -316,33 +282,13 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
     return html, 400 if error else 200
 
 
-def _precomputed_rows() -> list[dict]:
-    from suji.lessons.stats import wilson_interval
-
-    rows = []
-    stored = dice_monsters.precomputed_matches()
-    for x, y in dice_monsters.MATCHES:
-        item = stored.get(f"{x}-{y}")
-        if item:
-            rows.append(
-                {
-                    "a": dice_monsters.MONSTER_NAMES[x],
-                    "b": dice_monsters.MONSTER_NAMES[y],
-                    "rate": item["wins"] / item["n"],
-                    "n": item["n"],
-                    "interval": wilson_interval(item["wins"], item["n"]),
-                }
-            )
-    return rows
-
-
 @bp.get("/<slug>/experiment/<key>/chart.svg")
 def chart(slug: str, key: str) -> Response:
     """The experiment as an SVG bar chart (exact beside simulated), with its own text alternative.
 
     ``layout=narrow`` gives the phone layout (one row per category, 340 px wide); anything else the wide one.
     """
-    lesson, module = _lesson_or_404(slug)
+    lesson = _lesson_or_404(slug)
     exp = _experiment_or_404(lesson, key)
     n, seed, _ = _read_experiment_args(exp)
     if request.args.get("layout") == NARROW:
@@ -354,7 +300,7 @@ def chart(slug: str, key: str) -> Response:
 
 def _chart_values(slug: str, key: str, n: int, seed: int, lang: str) -> tuple[tuple, dict]:
     """The arguments both chart layouts take, for one run of an experiment."""
-    lesson, _ = _lesson_or_404(slug)
+    lesson = _lesson_or_404(slug)
     exp = _experiment_or_404(lesson, key)
     outcome = _run(slug, key, n, seed, lang)
     rows = outcome.rows
@@ -396,36 +342,11 @@ def _read_moves(text: str) -> list[str] | None:
     return moves
 
 
-def _new_game(slug: str, seed: int, moves: list[str], args) -> object:  # type: ignore[no-untyped-def]
-    if slug == "nine-am":
-        return nine_am.replay(seed, moves)
-    if slug == "silence":
-        return silence.replay(seed, moves)
-    if slug == "gooball":
-        return gooball.replay(seed, moves)
-    if slug == "dice-monsters":
-        mine, theirs = _monster(args.get("mine"), "torchy"), _monster(args.get("theirs"), "drippy")
-        return dice_monsters.replay(seed, mine, theirs, moves)
-    abort(404)
-
-
-def _monster(text: object, default: str) -> tuple[int, ...]:
-    """A sample monster by name or a designed one ("4 6 8 10 20"); bad text means the default monster."""
-    if not isinstance(text, str) or not text:
-        return dice_monsters.MONSTERS[default]
-    if text in dice_monsters.MONSTERS:
-        return dice_monsters.MONSTERS[text]
-    try:
-        return dice_monsters.design(text[:60])
-    except dice_monsters.DesignError:
-        return dice_monsters.MONSTERS[default]
-
-
 @bp.route("/<slug>/play", methods=["GET", "POST"])
 def play(slug: str) -> tuple[str, int]:
     """Play the lesson's game against bots: the student makes the decision the lesson is about."""
-    lesson, module = _lesson_or_404(slug)
-    if slug not in ("nine-am", "silence", "gooball", "dice-monsters"):
+    lesson = _lesson_or_404(slug)
+    if lesson.replay is None:
         abort(404)
     args = request.form if request.method == "POST" else request.args
     error = None
@@ -442,10 +363,10 @@ def play(slug: str) -> tuple[str, int]:
     if moves is None:
         moves, error, status = [], gettext("That game could not be read, so a new one has started."), 400
     try:
-        game = _new_game(slug, seed, moves, args)
+        game = lesson.replay(seed, moves, args)
     except ValueError:
         moves, error, status = [], gettext("That game could not be read, so a new one has started."), 400
-        game = _new_game(slug, seed, moves, args)
+        game = lesson.replay(seed, moves, args)
     seen = len(game.log)  # type: ignore[attr-defined]
     choice = args.get("choice") if request.method == "POST" else None
     if choice is not None:
@@ -468,7 +389,7 @@ def play(slug: str) -> tuple[str, int]:
 @bp.get("/dice-monsters/designer")
 def designer() -> tuple[str, int]:
     """Design a monster within the classroom limits; see who starts (exact) and simulated win rates."""
-    lesson, _ = _lesson_or_404("dice-monsters")
+    lesson = _lesson_or_404("dice-monsters")
     text = request.args.get("dice", "")[:100]
     error = dice = None
     results = []
@@ -484,7 +405,7 @@ def designer() -> tuple[str, int]:
         except dice_monsters.DesignError as err:
             error, status = gettext_lib(dice_monsters.DESIGN_ERRORS[err.code], total=err.total), 400
     if dice is not None and error is None:
-        results = _design_results(dice, n)
+        results = dice_monsters.design_results(dice, n)
     return render_template(
         "lessons/designer.html",
         lesson=lesson,
@@ -497,15 +418,3 @@ def designer() -> tuple[str, int]:
         monsters=dice_monsters.MONSTERS,
         monster_names=dice_monsters.MONSTER_NAMES,
     ), status
-
-
-@lru_cache(maxsize=32)
-def _design_results(dice: tuple[int, ...], n: int) -> list[dict]:
-    from suji.lessons.stats import wilson_interval
-
-    rows = []
-    for key, other in dice_monsters.MONSTERS.items():
-        start = dice_monsters.p_starts(dice, other)[0]
-        wins = dice_monsters.simulate_match(dice, other, n, 7)
-        rows.append({"key": key, "start": start, "wins": wins, "n": n, "interval": wilson_interval(wins, n)})
-    return rows
