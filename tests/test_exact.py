@@ -12,10 +12,12 @@ from suji_reference import face_sequences, formulas, reference_value, same_value
 from suji.rules.exact import (
     as_rational,
     evaluate,
+    has_value,
     is_formula,
     rational_value,
     squarefree_split,
     to_sympy,
+    value_terms,
     value_text,
 )
 
@@ -123,3 +125,15 @@ def test_evaluate_matches_the_reference(faces):
 @given(face_sequences())
 def test_validity_matches_the_reference(faces):
     assert is_formula(faces) == (reference_value(faces) is not None)
+
+
+@settings(max_examples=300)
+@given(formulas(), face_sequences())
+def test_has_value_is_evaluate_then_compare(faces, other):
+    """The stripping's fast comparison says what evaluating both and comparing the values says."""
+    terms = value_terms(evaluate(faces))
+    assert has_value(other, terms) == (evaluate(other) == evaluate(faces))
+    assert has_value(faces, terms)
+    for cut in range(1, len(faces)):  # sub-formulas of the formula itself, as the stripping tries them
+        sub = faces[:cut] + faces[cut + 1 :]
+        assert has_value(sub, terms) == (evaluate(sub) == evaluate(faces))

@@ -323,3 +323,21 @@ def test_many_constant_spots_are_bounded(text):
     results = list(readings(text)) if text.strip() else []
     assert len(results) <= suji.rules.formula.MAX_READINGS
     _never_raises_but_formula_error(text)
+
+
+@pytest.mark.parametrize("text", ["21²+4+1", "８＋２÷１１×１１", "√4²+3×12−5", "12 + 3", "5(4)", "7=7", "x"])
+def test_the_kept_lexer_lexes_as_lark_does(text):
+    """The lexer built once gives the tokens (and errors) `Lark.lex` gives with a lexer built for each text."""
+    from lark.exceptions import UnexpectedCharacters
+
+    from suji.rules.formula import _lex, formula_parser
+
+    try:
+        expected = [(t.type, str(t), t.column) for t in formula_parser().lex(text)]
+    except UnexpectedCharacters as error:
+        expected = error.column
+    try:
+        found = [(t.type, str(t), t.column) for t in _lex(text)]
+    except FormulaError as error:
+        found = error.column
+    assert found == expected

@@ -72,11 +72,8 @@ def _factor(faces: Sequence[Face], i: int, n: int) -> tuple[int, int, int, int] 
     return number, 1, 1, i
 
 
-def evaluate(faces: Sequence[Face]) -> Value | None:
-    """The exact value of a formula of die faces, or None if the faces do not form a valid formula.
-
-    Division by zero (only possible with custom dice showing 0) also gives None.
-    """
+def _sums(faces: Sequence[Face]) -> dict[int, list[int]] | None:
+    """The value of a formula as unreduced sums {radicand: [numerator, denominator]}, or None if invalid."""
     n = len(faces)
     if n == 0:
         return None
@@ -128,7 +125,43 @@ def evaluate(faces: Sequence[Face]) -> Value | None:
         else:
             return None
         i += 1
+    return sums
+
+
+def evaluate(faces: Sequence[Face]) -> Value | None:
+    """The exact value of a formula of die faces, or None if the faces do not form a valid formula.
+
+    Division by zero (only possible with custom dice showing 0) also gives None.
+    """
+    sums = _sums(faces)
+    if sums is None:
+        return None
     return tuple((r, Fraction(num, den)) for r, (num, den) in sorted(sums.items()) if num != 0)
+
+
+def value_terms(value: Value) -> dict[int, tuple[int, int]]:
+    """A value as {radicand: (numerator, denominator)}, the form `has_value` compares against."""
+    return {r: (c.numerator, c.denominator) for r, c in value}
+
+
+def has_value(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> bool:
+    """Whether the faces form a valid formula whose value has these `value_terms` (as `evaluate(faces) == value`).
+
+    The stripping of redundant dice asks this of every sub-formula; comparing the unreduced sums by
+    cross-multiplication skips building a Fraction for each, which is most of an evaluation's cost.
+    """
+    sums = _sums(faces)
+    if sums is None:
+        return False
+    found = 0
+    for r, (num, den) in sums.items():
+        if num == 0:
+            continue
+        found += 1
+        wanted = terms.get(r)
+        if wanted is None or num * wanted[1] != wanted[0] * den:
+            return False
+    return found == len(terms)
 
 
 def is_formula(faces: Sequence[Face]) -> bool:

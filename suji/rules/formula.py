@@ -10,12 +10,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 import sympy
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer, LexerThread
 
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
@@ -117,7 +118,7 @@ class Reading:
     dice: tuple[Die, ...]
     tree: Tree = field(repr=False)
 
-    @property
+    @cached_property
     def faces(self) -> tuple[Face, ...]:
         return tuple(d.face for d in self.dice)
 
@@ -198,10 +199,16 @@ def _face(token: Token) -> Face:
     return _FACE_OF_TYPE[token.type]
 
 
+@lru_cache(maxsize=1)
+def formula_lexer() -> Lexer:
+    """The grammar's own lexer, built once (`Lark.lex` builds a new one for every text it is given)."""
+    return formula_parser()._build_lexer()
+
+
 def _lex(text: str) -> list[Token]:
     """Split the text into raw tokens with the grammar's lexer."""
     try:
-        return list(formula_parser().lex(text))
+        return list(LexerThread.from_text(formula_lexer(), text).lex(None))
     except UnexpectedCharacters as exc:
         char = text[exc.pos_in_stream]
         if char in _PARENTHESES:

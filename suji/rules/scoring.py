@@ -15,7 +15,7 @@ import sympy
 
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
-from suji.rules.exact import Face, evaluate
+from suji.rules.exact import Face, evaluate, has_value, value_terms
 from suji.rules.formula import Die, FormulaError, Reading, format_faces, readings
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
@@ -95,6 +95,7 @@ def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
     value = evaluate(faces)
     if value is None:
         raise ValueError("not a valid formula")
+    terms = value_terms(value)
     for size in range(1, n):
         best: tuple[int, ...] | None = None
         best_score = -1
@@ -102,7 +103,7 @@ def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
             if not _may_start(faces[kept[0]]) or not _may_end(faces[kept[-1]]):
                 continue
             sub = [faces[i] for i in kept]
-            if evaluate(sub) == value:
+            if has_value(sub, terms):
                 score = formula_score(sub)
                 if score > best_score:
                     best, best_score = kept, score
