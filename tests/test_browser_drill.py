@@ -86,6 +86,14 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     expect(page.locator("#live-value")).to_contain_text("式")
     formula.fill("９２＋３３")
     expect(page.locator("#live-value")).to_have_text("= 125 ✓")
+    for i in range(4):  # the server said which dice the typed text uses: a 9 is the 6 turned over
+        expect(numbers.nth(i)).to_have_class("die die-number used")
+    expect(operators.nth(0)).to_have_class("die die-operator used")
+    page.locator("#undo").click()  # undo takes back the last die typed, as it does a tapped one
+    expect(formula).to_have_value("９２＋３")
+    expect(numbers.nth(3)).not_to_have_class("die die-number used")
+    formula.fill("９２＋３３")
+    expect(page.locator("#live-value")).to_have_text("= 125 ✓")
     shot(page, "drill-typed-360-ja")
 
     page.locator("#check").click()

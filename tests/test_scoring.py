@@ -312,3 +312,17 @@ def test_a_constant_die_that_was_not_rolled_is_named():
     assert not result.valid
     assert result.error.code == "not_rolled" and result.error.params["face"] == "×10"
     assert result.error.column == 3
+
+
+def test_dice_in_text_names_the_die_of_each_piece_as_the_checker_reads_it():
+    from suji.rules.scoring import dice_in_text
+
+    roll = Roll.of([2, 1, 4, 1, 6], ["+", "×", "×11", "²"], [4, 4, 6])
+    used = lambda text: [(text[p["start"] : p["end"]], p["die"]) for p in dice_in_text(text, roll)]  # noqa: E731
+    assert used("21²+4") == [("2", "n0"), ("1", "n1"), ("²", "o3"), ("+", "o0"), ("4", "n2")]
+    # ×11 is the constant die while it is free; a 9 is the 6 turned over; full-width and spaces read as typed
+    assert used("9×11+") == [("9", "n4"), ("×11", "o2"), ("+", "o0")]
+    assert used("１ ×11×11") == [("１", "n1"), ("×11", "o2"), ("×", "o1"), ("1", "n3"), ("1", None)]
+    # a character no die shows, and a face the roll has no free die for, use none; the rest still count
+    assert used("2?1+3") == [("2", "n0"), ("?", None), ("1", "n1"), ("+", "o0"), ("3", None)]
+    assert used("") == [] and used("(") == [("(", None)]

@@ -164,6 +164,8 @@ def test_value_uses_the_drill_roll(client, monkeypatch):
     # Ending with an operator is an unfinished formula, not a mistake: no error, a neutral message.
     data = client.post("/api/value", json={"formula": "21+", "lang": "ja", "roll": roll_token}).get_json()
     assert not data["valid"] and data["unfinished"] and data["error"] is None and "式" in data["message"]
+    # which die each piece of the unfinished text uses, so the page greys them out without reading it
+    assert [p["die"] for p in data["dice"]] == ["n0", "n1", "o0"]
     data = client.post("/api/value", json={"formula": "21+√", "lang": "en", "roll": roll_token}).get_json()
     assert data["unfinished"] and "Keep going" in data["message"]
     data = client.post("/api/value", json={"formula": "21++", "lang": "ja", "roll": roll_token}).get_json()

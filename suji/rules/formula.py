@@ -218,6 +218,41 @@ def _lex(text: str) -> list[Token]:
         raise FormulaError("unknown_char", exc.column, char=_shown(char)) from None
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A piece of a formula text as the reader splits it: where it is (0-based, end exclusive) and the die face
+    it stands for (None: a character no die shows). "×1d" stays three pieces here; see `pieces`."""
+
+    start: int
+    end: int
+    face: Face | None
+
+
+def pieces(text: str) -> list[Piece]:
+    """The text split by the grammar's lexer into die faces, going on past characters it cannot read.
+
+    For a formula still being written (it may end with an operator, or hold a typo): the page greys out the
+    dice the text already uses. Spaces are left out.
+    """
+    found: list[Piece] = []
+    offset = 0
+    rest = text[:MAX_FORMULA_LENGTH]
+    while rest:
+        try:
+            tokens = list(LexerThread.from_text(formula_lexer(), rest).lex(None))
+            bad = None
+        except UnexpectedCharacters as exc:
+            tokens = list(LexerThread.from_text(formula_lexer(), rest[: exc.pos_in_stream]).lex(None))
+            bad = exc.pos_in_stream
+        found += [Piece(offset + t.start_pos, offset + t.end_pos, _face(t)) for t in tokens]
+        if bad is None:
+            break
+        found.append(Piece(offset + bad, offset + bad + 1, None))
+        offset += bad + 1
+        rest = rest[bad + 1 :]
+    return found
+
+
 def _shown(char: str) -> str:
     """A character as a message can show it: invisible, control and broken (surrogate) ones as U+XXXX."""
     if unicodedata.category(char)[0] in "CZ" and char != " ":

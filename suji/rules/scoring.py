@@ -16,7 +16,7 @@ import sympy
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.rules.exact import Face, evaluate, has_value, value_terms
-from suji.rules.formula import Die, FormulaError, Reading, format_faces, readings
+from suji.rules.formula import Die, FormulaError, Reading, format_faces, pieces, readings
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
@@ -251,7 +251,56 @@ def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
         "valid": data["valid"], "value": data["value"], "display": pretty_value(result),
         "target": data["target"], "error": None if unfinished else data["error"],
         "unfinished": unfinished, "message": translate(UNFINISHED, lang) if unfinished else None,
+        "dice": dice_in_text(formula, roll),
     }  # fmt: skip
+
+
+def dice_in_text(text: str, roll: Roll) -> list[dict]:
+    """Which rolled die each piece of a formula being written stands for, as the checker would read it.
+
+    [{"start", "end", "die"}] with die "n0"… (the roll's number dice in order) or "o0"… (its operator dice),
+    or None when no free die shows that face. "×1d" is a constant die while the roll has one free; a 9 takes a
+    free 9 (custom dice) or else a 6 turned over. The page greys out the dice named here: it never reads the
+    formula itself.
+    """
+    free_numbers = list(enumerate(roll.number_dice))
+    free_operators = list(enumerate(roll.operator_dice))
+
+    def take(free: list[tuple[int, Face]], face: Face) -> int | None:
+        for at, (index, shown) in enumerate(free):
+            if shown == face:
+                del free[at]
+                return index
+        return None
+
+    found = pieces(text)
+    out = []
+    i = 0
+    while i < len(found):
+        piece = found[i]
+        if (
+            piece.face == TIMES
+            and i + 2 < len(found)
+            and found[i + 1].face == 1
+            and found[i + 2].face in (0, 1, 2)
+        ):
+            constant = take(free_operators, f"×1{found[i + 2].face}")
+            if constant is not None:
+                out.append({"start": piece.start, "end": found[i + 2].end, "die": f"o{constant}"})
+                i += 3
+                continue
+        die = None
+        if isinstance(piece.face, int):
+            index = take(free_numbers, piece.face)
+            if index is None and piece.face == 9:
+                index = take(free_numbers, 6)
+            die = None if index is None else f"n{index}"
+        elif piece.face is not None:
+            index = take(free_operators, piece.face)
+            die = None if index is None else f"o{index}"
+        out.append({"start": piece.start, "end": piece.end, "die": die})
+        i += 1
+    return out
 
 
 _SQRT = re.compile(r"sqrt\((\d+)\)")

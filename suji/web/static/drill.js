@@ -17,81 +17,27 @@
   var tokens = [];
   var pendingDie = null;
 
-  // A lexer mirroring grammar/suji.lark, used only to tell which dice typed text uses; the server checks.
-  var RULES = [
-    [/^(²|[2２][ \t\u3000]*乗|\^[ \t\u3000]*[2２]|\*\*[ \t\u3000]*[2２])/, "²"],
-    [/^(√|sqrt|root|平方根|ルート)/i, "√"],
-    [/^[+＋]/, "+"],
-    [/^[-−－–ー]/, "−"],
-    [/^[*xX×＊✕ｘ]/, "×"],
-    [/^[\/÷／]/, "÷"],
-    [/^[0-9０-９]/, null]
-  ];
-
-  function lex(text) {
-    var result = [];
-    var rest = text;
-    while (rest.length) {
-      var space = /^[ \t\u3000]+/.exec(rest);
-      if (space) { rest = rest.slice(space[0].length); continue; }
-      var matched = false;
-      for (var i = 0; i < RULES.length; i++) {
-        var m = RULES[i][0].exec(rest);
-        if (m) {
-          var face = RULES[i][1];
-          if (face === null) {
-            var wide = "０１２３４５６７８９".indexOf(m[0]);
-            face = wide >= 0 ? String(wide) : m[0];
-          }
-          result.push({ text: m[0], face: face, die: null });
-          rest = rest.slice(m[0].length);
-          matched = true;
-          break;
-        }
-      }
-      if (!matched) { result.push({ text: rest[0], face: null, die: null }); rest = rest.slice(1); }
-    }
-    return result;
-  }
-
-  function freeDie(face, taken) {
+  // The dice a typed formula uses come from the server with its value (the "dice" of /api/value: which die
+  // each piece of the text stands for, read as the checker reads it): this page never reads a formula itself.
+  function buttonFor(id) {
     for (var i = 0; i < dice.length; i++) {
-      var d = dice[i];
-      if (taken.indexOf(d) < 0 && d.dataset.face === face) return d;
+      if (dice[i].dataset.kind.charAt(0) + dice[i].dataset.index === id) return dice[i];
     }
     return null;
   }
 
-  // Give typed tokens dice, as the checker does: "×1d" is a constant die when one is free, a 9 is a turned 6.
-  function assign(list) {
-    var taken = [];
-    var out = [];
-    for (var i = 0; i < list.length; i++) {
-      var t = list[i];
-      if (t.face === "×" && i + 2 < list.length && list[i + 1].face === "1" && /^[012]$/.test(list[i + 2].face)) {
-        var constant = freeDie("×1" + list[i + 2].face, taken);
-        if (constant) {
-          taken.push(constant);
-          out.push({ text: t.text + list[i + 1].text + list[i + 2].text, face: constant.dataset.face, die: constant });
-          i += 2;
-          continue;
-        }
-      }
-      var die = t.face === null ? null : freeDie(t.face, taken) || (t.face === "9" ? freeDie("6", taken) : null);
-      if (die) taken.push(die);
-      out.push({ text: t.text, face: t.face, die: die });
-    }
-    return out;
-  }
-
-  function render(fromTyping) {
-    if (!fromTyping) input.value = tokens.map(function (t) { return t.text; }).join("");
-    staleTrack();
+  function greyUsed() {
     dice.forEach(function (d) {
       var used = tokens.some(function (t) { return t.die === d; });
       d.classList.toggle("used", used);
       d.setAttribute("aria-disabled", used ? "true" : "false");
     });
+  }
+
+  function render(fromTyping) {
+    if (!fromTyping) input.value = tokens.map(function (t) { return t.text; }).join("");
+    staleTrack();
+    greyUsed();
     scheduleValue();
   }
 
@@ -123,7 +69,8 @@
   }
 
   input.addEventListener("input", function () {
-    tokens = assign(lex(input.value));
+    // Until the server says which dice the text uses, it is one piece of text that uses none.
+    tokens = input.value ? [{ text: input.value, face: null, die: null }] : [];
     render(true);
   });
 
@@ -166,6 +113,12 @@
                                  : { formula: formula, roll: root.dataset.roll };
     postJSON(root.dataset.valueUrl, body).then(function (data) {
       if (mine !== sequence) return; // a newer formula is on its way
+      if (data.dice && input.value === formula) {
+        tokens = data.dice.map(function (piece) {
+          return { text: formula.slice(piece.start, piece.end), face: null, die: buttonFor(piece.die) };
+        });
+        greyUsed();
+      }
       if (data.unfinished) {
         // Only the next die is missing: not a mistake, so no red.
         output.textContent = data.message || "…";
@@ -222,7 +175,7 @@
 
   // A formula carried over from "try again" or typed before the script ran.
   if (input.value) {
-    tokens = assign(lex(input.value));
+    tokens = [{ text: input.value, face: null, die: null }];
     render(true);
   }
 })();
