@@ -16,7 +16,17 @@ import sympy
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.rules.exact import Face, evaluate, has_value, value_terms
-from suji.rules.formula import Die, FormulaError, Reading, format_faces, pieces, readings
+from suji.rules.formula import (
+    MAY_END,
+    MAY_START,
+    Die,
+    FormulaError,
+    Reading,
+    face_class,
+    format_faces,
+    pieces,
+    readings,
+)
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
@@ -78,11 +88,11 @@ def check_dice(dice: Sequence[Die], roll: Roll) -> None:
 
 
 def _may_start(face: Face) -> bool:
-    return type(face) is int or face == ROOT or face == MINUS
+    return face_class(face) in MAY_START
 
 
 def _may_end(face: Face) -> bool:
-    return type(face) is int or face == SQUARE or face in CONSTANT_FACES
+    return face_class(face) in MAY_END
 
 
 def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:

@@ -9,12 +9,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.rules.dice import Roll
 from suji.rules.exact import Face, as_rational, evaluate
+from suji.rules.formula import ACCEPTING, DIGIT, START, TRANSITIONS
 from suji.rules.scoring import formula_score, strip_redundant
-
-# Grammar states of a formula written left to right (the same language as grammar/suji.lark).
-_START, _SIGN, _ROOT, _DIGITS, _SQUARED, _CONST, _BINOP = range(7)
 
 
 def _take_digit(numbers: Counter, digit: int) -> int | None:
@@ -44,7 +42,7 @@ def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[
                 continue
             numbers[die] -= 1
             faces.append(d)
-            yield from walk(_DIGITS)
+            yield from walk(state)
             faces.pop()
             numbers[die] += 1
 
@@ -57,24 +55,16 @@ def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[
             operators[face] += 1
 
     def walk(state: int) -> Iterator[tuple[Face, ...]]:
-        if state in (_DIGITS, _SQUARED, _CONST):
+        # The formula language's own automaton (suji.rules.formula) says which die may come next.
+        if state in ACCEPTING:
             yield tuple(faces)
-        if state in (_START, _SIGN, _BINOP):
-            yield from place_op(ROOT, _ROOT)
-        if state in (_START, _SIGN, _BINOP, _ROOT, _DIGITS):
-            yield from place_digit(state)
-        if state == _START:
-            yield from place_op(MINUS, _SIGN)
-        if state == _DIGITS:
-            yield from place_op(SQUARE, _SQUARED)
-        if state in (_DIGITS, _SQUARED):
-            for const in CONSTANT_FACES:
-                yield from place_op(const, _CONST)
-        if state in (_DIGITS, _SQUARED, _CONST):
-            for op in (PLUS, MINUS, TIMES, DIVIDE):
-                yield from place_op(op, _BINOP)
+        for move, nxt in TRANSITIONS[state].items():
+            if move == DIGIT:
+                yield from place_digit(nxt)
+            else:
+                yield from place_op(move, nxt)
 
-    yield from walk(_START)
+    yield from walk(START)
 
 
 @dataclass
