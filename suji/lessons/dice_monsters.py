@@ -16,10 +16,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 
+from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
@@ -663,7 +664,7 @@ def precomputed_rows() -> list[dict]:
     return rows
 
 
-@lru_cache(maxsize=32)
+@bounded("monster_design")
 def design_results(dice: tuple[int, ...], n: int) -> list[dict]:
     """A designed monster against each sample monster: who starts (exact) and `n` simulated games (seed 7)."""
     rows = []

@@ -24,10 +24,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import permutations, product
 from math import gcd, isqrt
 
+from suji.core.caching import bounded
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.rules.exact import Face
 from suji.rules.formula import format_faces
@@ -721,7 +721,7 @@ def _hits_by_enumeration(
     return hits
 
 
-@lru_cache(maxsize=512)  # a drill's roll is asked for hints, tracks and its result page in turn
+@bounded("solve_at_level")  # a drill's roll is asked for hints, tracks and its result page in turn
 def solve_at_level(roll: Roll, level: int | None = None) -> Solution:
     """The solver's answer for a roll, with only the operators of a drill `level` (None: every operator).
 

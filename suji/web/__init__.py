@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 
+from suji.core.caching import Fresh
 from suji.core.resources import resource_dir
 from suji.web import models
 from suji.web import settings as web_settings
@@ -91,7 +92,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-_odds_seen: dict[str, tuple[float, object]] = {}
+_odds_seen: Fresh[str, object] = Fresh("odds_status", 1.0)
 
 
 def _odds_context() -> dict[str, Any]:
@@ -101,12 +102,7 @@ def _odds_context() -> dict[str, Any]:
     from suji.solver.odds.build import table_status
 
     def odds_status() -> object:
-        path = current_app.config["ODDS_PATH"]
-        seen = _odds_seen.get(path)
-        now = time.monotonic()
-        if seen is None or now - seen[0] > 1.0:
-            seen = _odds_seen[path] = (now, table_status(path))
-        return seen[1]
+        return _odds_seen.get(current_app.config["ODDS_PATH"], table_status)
 
     return {"odds_status": odds_status}
 

@@ -7,12 +7,11 @@ or hint a roll its page does not show. The drill blueprint and the JSON API both
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from flask import current_app
 from flask_babel import lazy_gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from suji.core.caching import bounded
 from suji.rules.dice import Roll
 from suji.solver.problems import certified_roll
 
@@ -23,7 +22,7 @@ LEVELS: dict[int, object] = {
 }
 
 
-@lru_cache(maxsize=2048)
+@bounded("drill_roll")
 def roll_at(level: int, seed: int) -> Roll:
     """The drill roll at `level` from `seed`, certified solvable by the solver at that level."""
     return certified_roll(level, seed).roll

@@ -14,11 +14,11 @@ with fetch, asking for JSON, and gets back that one question drawn again.
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
+from suji.core.caching import bounded
 from suji.core.i18n import N_
 from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
@@ -226,7 +226,7 @@ def show(slug: str, key: str) -> Response:
 # ---- experiments -------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
+@bounded("lesson_run")
 def _run(slug: str, key: str, n: int, seed: int, lang: str) -> Outcome:
     lesson = _lesson_or_404(slug)
     return _experiment_or_404(lesson, key).run(n, seed, lang)
@@ -320,13 +320,13 @@ def _chart_values(slug: str, key: str, n: int, seed: int, lang: str) -> tuple[tu
     return args, options
 
 
-@lru_cache(maxsize=64)
+@bounded("lesson_chart")
 def _chart_svg(slug: str, key: str, n: int, seed: int, lang: str) -> str:
     args, options = _chart_values(slug, key, n, seed, lang)
     return comparison_chart(*args, **options)
 
 
-@lru_cache(maxsize=64)
+@bounded("lesson_narrow_chart")
 def _narrow_chart(slug: str, key: str, n: int, seed: int, lang: str) -> Chart:
     args, options = _chart_values(slug, key, n, seed, lang)
     return narrow_chart(*args, **options)

@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
+from suji.core.caching import LruDict
 from suji.rules.dice import Roll
 from suji.solver.advice import Advice, best_scores, choices, options_from_scores
 from suji.solver.odds import table_or_none
@@ -37,8 +38,7 @@ _pool: ProcessPoolExecutor | None = None
 _failed = False
 # One live calculation at a time: the others wait here in turn rather than hear "busy".
 _live_queue = threading.Lock()
-_live_scores: dict[tuple, dict] = {}  # outcome scores by roll (dice and targets), newest last
-LIVE_CACHE_SIZE = 256
+_live_scores: LruDict[tuple, dict] = LruDict("advice_outcomes")  # outcome scores by roll (dice, targets)
 
 
 def pool_size() -> int:
@@ -129,9 +129,7 @@ def advice_for(
                 scores = _live_scores.get(key)  # worked out while this request waited its turn
                 if scores is None:
                     scores = _live_outcome_scores(roll, keys)
-                    if len(_live_scores) >= LIVE_CACHE_SIZE:
-                        _live_scores.pop(next(iter(_live_scores)))
-                    _live_scores[key] = scores
+                    _live_scores.put(key, scores)
         finally:
             if client is not None:
                 with _asking_lock:

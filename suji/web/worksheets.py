@@ -16,6 +16,7 @@ import re
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
+from suji.core.caching import LruDict
 from suji.web.errors import error_response
 from suji.web.i18n import select_locale
 from suji.worksheets.html import worksheet_html
@@ -194,11 +195,13 @@ def dice_pdf() -> tuple[str, int] | Response:
     return response
 
 
-_NETS: dict[tuple[str, str], bytes] = {}
+_NETS: LruDict[tuple[str, str], bytes] = LruDict("dice_nets_pdf")
 
 
 def _dice_nets(lang: str, paper: str, make) -> bytes:  # noqa: ANN001 - dice_nets_pdf
     """The PDF of each (language, paper), made once: there are only four."""
-    if (lang, paper) not in _NETS:
-        _NETS[(lang, paper)] = make(lang, paper)
-    return _NETS[(lang, paper)]
+    found = _NETS.get((lang, paper))
+    if found is None:
+        found = make(lang, paper)
+        _NETS.put((lang, paper), found)
+    return found

@@ -8,11 +8,11 @@ written by the command line carries its stylesheet inside, so it prints on its o
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from suji.core.caching import bounded
 from suji.core.i18n import translations
 from suji.core.resources import resource_dir
 from suji.worksheets.sheet import Worksheet, sheet_texts
@@ -20,7 +20,7 @@ from suji.worksheets.sheet import Worksheet, sheet_texts
 STYLESHEET = Path(__file__).resolve().parent.parent / "web" / "static" / "worksheets.css"
 
 
-@lru_cache(maxsize=4)
+@bounded("sheet_environment")
 def _environment(lang: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(resource_dir("templates"))),

@@ -21,8 +21,8 @@ import secrets
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
 
+from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
 from suji.rules.dice import Roll
@@ -183,7 +183,7 @@ def _encodes(char: str, codec: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=4096)
+@bounded("pdf_can_print")
 def pdf_can_print(char: str) -> bool:
     """Whether the PDF's fonts can draw `char`: Helvetica (cp1252), Symbol (− √), or the Japanese font.
 
@@ -411,7 +411,7 @@ def version_seed(seed: str, index: int) -> str:
     return f"{seed}/v{index + 1}"
 
 
-@lru_cache(maxsize=128)
+@bounded("sheet_problems")
 def _version_problems(count: int, level: Level, seed: str) -> tuple[SheetProblem, ...]:
     # Cached: the print view, the PDF and the JSON of one sheet are often asked for one after the other.
     rng = random.Random(seed)

@@ -1,0 +1,124 @@
+"""The one cache policy: every cache of the package is declared here, by name, with its size and why.
+
+Three kinds, and nothing else:
+
+- `computed_once`: a pure function of nothing or of a few fixed values (a table of exact probabilities, a font
+  file): kept for the life of the process. Its arguments never come from a request.
+- `bounded(name)`: a pure function of values a request can choose (a roll, a seed, a sheet's settings): least
+  recently used first out, at the size SIZES gives, so no client can grow the memory. `LruDict` is the same
+  policy for the two caches whose values are filled in by hand (advice solved on other processes; PDFs).
+- `Fresh(name, seconds)`: a value that changes by itself (how far the odds table's build has got), looked at
+  again when it is older than `seconds`, so every page can show it without reading the disk each time.
+
+`clear_all()` empties every bounded cache (tests use it); `sizes()` reports how full each is.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import Any, Generic, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+K = TypeVar("K")
+V = TypeVar("V")
+
+# name -> how many results are kept (each entry's size in the comment: the largest the cache can hold)
+SIZES: dict[str, int] = {
+    "drill_roll": 2048,  # a certified drill roll from (level, seed): a Roll, ~1 KB
+    "solve_at_level": 512,  # the solver's answer for a drill roll: ~20 KB
+    "sheet_problems": 128,  # a worksheet version's problems: ~10 KB
+    "pdf_can_print": 4096,  # whether the PDF fonts draw one character: a bool
+    "sheet_environment": 4,  # the Jinja environment of a printed sheet, per language
+    "lesson_run": 64,  # an experiment's outcome by lesson, key, N, seed and language: a few rows
+    "lesson_narrow_chart": 64,  # the phone layout of the same chart
+    "lesson_chart": 64,  # an experiment's chart (SVG text, ~20 KB) by lesson, key, N, seed and language
+    "monster_design": 32,  # a designed monster against the sample ones: a few rows
+    "advice_outcomes": 256,  # the live-solved scores of a roll's outcomes: ~200 KB
+    "dice_nets_pdf": 4,  # the printable dice, per language and paper: ~300 KB
+    "odds_status": 8,  # the odds table's state, per table path (one in practice)
+}
+
+computed_once = cache
+
+_bounded: dict[str, Any] = {}
+_lru_dicts: dict[str, LruDict] = {}
+
+
+def bounded(name: str) -> Callable[[F], F]:
+    """An LRU cache of SIZES[name] results for a pure function whose arguments a request may choose."""
+
+    def wrap(function: F) -> F:
+        cached = lru_cache(maxsize=SIZES[name])(function)
+        _bounded[name] = cached
+        return cached  # type: ignore[return-value]
+
+    return wrap
+
+
+class LruDict(Generic[K, V]):
+    """A thread-safe mapping that keeps the SIZES[name] most recently stored or read entries."""
+
+    def __init__(self, name: str) -> None:
+        self.limit = SIZES[name]
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        _lru_dicts[name] = self
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Fresh(Generic[K, V]):
+    """Values worked out again once they are older than `seconds` (monotonic clock), SIZES[name] keys at most."""
+
+    def __init__(self, name: str, seconds: float) -> None:
+        self.seconds = seconds
+        self._store: LruDict[K, tuple[float, V]] = LruDict(name)
+
+    def get(self, key: K, compute: Callable[[K], V]) -> V:
+        now = time.monotonic()
+        seen = self._store.get(key)
+        if seen is None or now - seen[0] > self.seconds:
+            seen = (now, compute(key))
+            self._store.put(key, seen)
+        return seen[1]
+
+    def clear(self) -> None:
+        self._store.clear()
+
+
+def clear_all() -> None:
+    """Empty every bounded cache."""
+    for cached in _bounded.values():
+        cached.cache_clear()
+    for store in _lru_dicts.values():
+        store.clear()
+
+
+def sizes() -> dict[str, tuple[int, int]]:
+    """(entries now, limit) of every bounded cache created so far."""
+    found = {name: (cached.cache_info().currsize, SIZES[name]) for name, cached in _bounded.items()}
+    found.update({name: (len(store), store.limit) for name, store in _lru_dicts.items()})
+    return found
