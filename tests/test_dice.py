@@ -12,10 +12,10 @@ from suji.rules.dice import (
     OPERATOR_FACES,
     DiceError,
     Roll,
+    face_readings,
     parse_number_face,
     parse_operator_face,
     random_roll,
-    readings,
     target_numbers,
 )
 
@@ -42,8 +42,8 @@ def test_target_numbers(dice, numbers):
 
 
 def test_six_reads_as_nine_only():
-    assert readings(6) == (6, 9)
-    assert all(readings(face) == (face,) for face in (1, 2, 3, 4, 5, 7, 8))
+    assert face_readings(6) == (6, 9)
+    assert all(face_readings(face) == (face,) for face in (1, 2, 3, 4, 5, 7, 8))
 
 
 @pytest.mark.parametrize(

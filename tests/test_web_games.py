@@ -644,10 +644,10 @@ def test_a_reroll_says_what_changed_and_marks_the_dice(app, client):
 
 @pytest.mark.slow
 def test_advice_names_dice_the_way_the_page_does(app, client):
-    from suji.solver.advice import Die
+    from suji.solver.advice import RolledDie
 
-    assert Die("number", 3, "B", 7).label("en") == "number die 4 (B) showing 7"
-    assert "数字ダイス" in Die("number", 3, "B", 7).label("ja")
+    assert RolledDie("number", 3, "B", 7).label("en") == "number die 4 (B) showing 7"
+    assert "数字ダイス" in RolledDie("number", 3, "B", 7).label("ja")
     game_id = start_solo(client)
     options = client.get(f"/games/{game_id}/advice").get_json()["options"]
     for option in options:

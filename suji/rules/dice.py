@@ -113,16 +113,22 @@ def parse_number_face(value: object) -> int:
 _FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
-def readings(face: int) -> tuple[int, ...]:
+def face_readings(face: int) -> tuple[int, ...]:
     """The digits a number die showing `face` can stand for: a 6 may be read as 9."""
     return (6, 9) if face == 6 else (face,)
+
+
+def faces_for_digit(digit: int) -> tuple[int, ...]:
+    """The faces of the number dice that can give `digit`, in the order they are used: a 9 is a die showing 9
+    (custom dice only) or else a 6 turned over. The other side of `face_readings`."""
+    return (9, 6) if digit == 9 else (digit,)
 
 
 def target_numbers(target_dice: Sequence[int]) -> tuple[int, ...]:
     """Every number made from the target dice in any order, each 6 read as 6 or 9, in increasing order."""
     numbers = set()
     for order in permutations(target_dice):
-        for digits in product(*(readings(face) for face in order)):
+        for digits in product(*(face_readings(face) for face in order)):
             numbers.add(int("".join(map(str, digits))))
     return tuple(sorted(numbers))
 

@@ -139,7 +139,7 @@ class FormulaError(SujiError):
 
 
 @dataclass(frozen=True)
-class Die:
+class UsedDie:
     """One die in a formula: its face (an int for a digit, the printed symbol for an operator) and its column."""
 
     face: Face
@@ -154,7 +154,7 @@ class Die:
 class Reading:
     """One way to read a formula text: its dice in order and the parse tree."""
 
-    dice: tuple[Die, ...]
+    dice: tuple[UsedDie, ...]
     tree: Tree = field(repr=False)
 
     @cached_property
@@ -378,7 +378,7 @@ def _parse_tokens(tokens: list[Token]) -> Reading:
         raise _syntax_error(prev, exc.token) from None
     except UnexpectedInput:  # pragma: no cover - defensive: any other Lark complaint
         raise FormulaError("syntax", getattr(prev, "column", 1), token=str(prev or "")) from None
-    dice = tuple(Die(_face(tok), tok.column) for tok in tokens)
+    dice = tuple(UsedDie(_face(tok), tok.column) for tok in tokens)
     for die in dice:
         if die.face == 0:
             raise FormulaError("zero", die.column)
@@ -424,7 +424,7 @@ def parse(text: str) -> Reading:
     raise first_error
 
 
-def prefix_readings(text: str, constant_dice: int | None = None) -> list[tuple[Die, ...]]:
+def prefix_readings(text: str, constant_dice: int | None = None) -> list[tuple[UsedDie, ...]]:
     """The dice of the start of a formula, one tuple per reading, without parsing (it may end in an operator).
 
     Used by "still on track?": the text need not be a whole formula yet. Raises FormulaError for text that
@@ -440,5 +440,5 @@ def prefix_readings(text: str, constant_dice: int | None = None) -> list[tuple[D
         for chosen in combinations(spots, size):
             if len(found) == MAX_READINGS:
                 return found
-            found.append(tuple(Die(_face(tok), tok.column) for tok in _merge(tokens, chosen)))
+            found.append(tuple(UsedDie(_face(tok), tok.column) for tok in _merge(tokens, chosen)))
     return found

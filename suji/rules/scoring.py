@@ -14,14 +14,14 @@ from itertools import combinations
 import sympy
 
 from suji.core.i18n import N_, translate
-from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
 from suji.rules.exact import Face, evaluate, has_value, value_terms
 from suji.rules.formula import (
     MAY_END,
     MAY_START,
-    Die,
     FormulaError,
     Reading,
+    UsedDie,
     face_class,
     format_faces,
     pieces,
@@ -55,7 +55,7 @@ def apply_costs(points: int, rerolled: int = 0, set_faces: int = 0) -> int:
     return max(0, points - REROLL_COST * rerolled - SET_FACE_COST * set_faces)
 
 
-def check_dice(dice: Sequence[Die], roll: Roll) -> None:
+def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:
     """Raise FormulaError unless every die in the formula was rolled, each used at most once.
 
     A 9 is a die showing 6 turned over (or, with custom dice, a die showing 9, which is used first).
@@ -71,17 +71,15 @@ def check_dice(dice: Sequence[Die], roll: Roll) -> None:
             if face not in roll.operator_dice:
                 raise FormulaError("not_rolled", die.column, face=face)
             raise FormulaError("used_too_often", die.column, face=face, count=roll.operator_dice.count(face))
-        if face == 9 and numbers[9] == 0:
-            if numbers[6] > 0:
-                numbers[6] -= 1
-                continue
-            if 6 not in roll.number_dice and 9 not in roll.number_dice:
-                raise FormulaError("nine_needs_six", die.column)
-            count = roll.number_dice.count(6) + roll.number_dice.count(9)
-            raise FormulaError("used_too_often", die.column, face=9, count=count)
-        if numbers[face] > 0:
-            numbers[face] -= 1
+        supplier = next((f for f in faces_for_digit(face) if numbers[f] > 0), None)
+        if supplier is not None:
+            numbers[supplier] -= 1
             continue
+        if face == 9:
+            count = sum(roll.number_dice.count(f) for f in faces_for_digit(9))
+            if not count:
+                raise FormulaError("nine_needs_six", die.column)
+            raise FormulaError("used_too_often", die.column, face=9, count=count)
         if face not in roll.number_dice:
             raise FormulaError("not_rolled", die.column, face=face)
         raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
@@ -131,7 +129,7 @@ class CheckResult:
     error: FormulaError | None = None
     value: sympy.Expr | None = None
     target: int | None = None
-    dice: tuple[Die, ...] = ()
+    dice: tuple[UsedDie, ...] = ()
     kept: tuple[int, ...] = ()
     operator_points: int = 0
     number_dice_used: int = 0
@@ -301,9 +299,9 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
                 continue
         die = None
         if isinstance(piece.face, int):
-            index = take(free_numbers, piece.face)
-            if index is None and piece.face == 9:
-                index = take(free_numbers, 6)
+            index = next(
+                (got for f in faces_for_digit(piece.face) if (got := take(free_numbers, f)) is not None), None
+            )
             die = None if index is None else f"n{index}"
         elif piece.face is not None:
             index = take(free_operators, piece.face)

@@ -222,7 +222,7 @@ def _parts_dict(parts: Sequence[Part], changed: int | None) -> list[dict]:
 
 
 @dataclass(frozen=True)
-class Step:
+class WorkingStep:
     """One operation: `op` (a die face, or NUMBER for joining digits) on exact `operands` gives `result`.
 
     `span` is the stretch of the formula's faces this step's result stands for (start inclusive, end
@@ -290,7 +290,7 @@ class Working:
 
     faces: tuple[Face, ...]
     start: tuple[Part, ...]
-    steps: tuple[Step, ...]
+    steps: tuple[WorkingStep, ...]
     value: sympy.Expr
 
     @property
@@ -417,7 +417,7 @@ class _Board:
             for k, f in enumerate(faces)
         ]
         self.start = tuple(self.parts)
-        self.steps: list[Step] = []
+        self.steps: list[WorkingStep] = []
 
     def step(
         self, op: str, phase: str, operands: Sequence[Value], result: Value, span: tuple[int, int]
@@ -429,7 +429,9 @@ class _Board:
         value = to_sympy(result)
         self.parts[first : last + 1] = [Part(span, value=value)]
         self.steps.append(
-            Step(op, phase, tuple(to_sympy(v) for v in operands), value, span, tuple(self.parts), first)
+            WorkingStep(
+                op, phase, tuple(to_sympy(v) for v in operands), value, span, tuple(self.parts), first
+            )
         )
 
 

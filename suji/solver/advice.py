@@ -43,7 +43,7 @@ PARALLEL_MIN_ROLLS = 40
 
 
 @dataclass(frozen=True)
-class Die:
+class RolledDie:
     """A die of the roll: its group ("number" or "operator"), its place in that group, kind and face."""
 
     group: str
@@ -68,11 +68,11 @@ class Die:
 
 
 @dataclass
-class Option:
+class RerollOption:
     """One choice: re-roll some dice, set one die to a face, or answer now."""
 
     kind: str  # "answer", "reroll" or "set"
-    dice: tuple[Die, ...] = ()
+    dice: tuple[RolledDie, ...] = ()
     face: int | str | None = None  # the chosen face, for "set"
     cost: int = 0
     probability: Fraction = Fraction(0)  # of being able to make a target afterwards
@@ -110,10 +110,10 @@ class Advice:
     """Every option with its odds, best first (highest expected score, then the cheaper option)."""
 
     roll: Roll
-    options: list[Option] = field(default_factory=list)
+    options: list[RerollOption] = field(default_factory=list)
 
     @property
-    def best(self) -> Option:
+    def best(self) -> RerollOption:
         return self.options[0]
 
     def to_dict(self, lang: str = "en") -> dict:
@@ -130,7 +130,7 @@ def _assign(faces: tuple, kinds: tuple[str, ...], table: dict) -> tuple[str, ...
     return None
 
 
-def roll_dice(roll: Roll) -> list[Die]:
+def roll_dice(roll: Roll) -> list[RolledDie]:
     """The number and operator dice of a standard roll, each with its kind; DiceError if not standard."""
     if len(roll.number_dice) != len(NUMBER_KINDS) or len(roll.operator_dice) != len(OPERATOR_KINDS):
         raise DiceError("not_standard")
@@ -139,14 +139,17 @@ def roll_dice(roll: Roll) -> list[Die]:
     if numbers is None or operators is None:
         raise DiceError("not_standard")
     return [
-        Die("number", i, k, f) for i, (k, f) in enumerate(zip(numbers, roll.number_dice, strict=True))
-    ] + [Die("operator", i, k, f) for i, (k, f) in enumerate(zip(operators, roll.operator_dice, strict=True))]
+        RolledDie("number", i, k, f) for i, (k, f) in enumerate(zip(numbers, roll.number_dice, strict=True))
+    ] + [
+        RolledDie("operator", i, k, f)
+        for i, (k, f) in enumerate(zip(operators, roll.operator_dice, strict=True))
+    ]
 
 
 RollKey = tuple[tuple, tuple]  # (number dice sorted, operator dice sorted): the best score depends on no more
 
 
-def _changed_key(roll: Roll, changes: dict[Die, int | str]) -> RollKey:
+def _changed_key(roll: Roll, changes: dict[RolledDie, int | str]) -> RollKey:
     """The dice of `roll` with some faces changed, as the multisets that decide its best score.
 
     No Roll is built: advice looks at thousands of outcomes, and a Roll works out its targets every time.
@@ -220,8 +223,8 @@ class Choices:
 
     roll: Roll
     # Each re-roll choice with its outcomes as (how many ways, the roll it leads to); each set face likewise.
-    rerolls: tuple[tuple[tuple[Die, ...], tuple[tuple[int, RollKey], ...]], ...]
-    sets: tuple[tuple[Die, int | str, RollKey], ...]
+    rerolls: tuple[tuple[tuple[RolledDie, ...], tuple[tuple[int, RollKey], ...]], ...]
+    sets: tuple[tuple[RolledDie, int | str, RollKey], ...]
 
     def keys(self) -> list[RollKey]:
         """Every roll any choice can lead to (the roll itself first), each once."""
@@ -237,7 +240,7 @@ def choices(roll: Roll, max_rerolled: int = MAX_REROLLED) -> Choices:
     dice = roll_dice(roll)
     # Dice of the same kind showing the same face are interchangeable: list each choice once.
     distinct = list({(d.group, d.kind, d.face): d for d in dice}.values())
-    chosen_sets: list[tuple[Die, ...]] = [(d,) for d in distinct]
+    chosen_sets: list[tuple[RolledDie, ...]] = [(d,) for d in distinct]
     if max_rerolled >= 2:
         seen = set()
         for a, b in combinations(dice, 2):
@@ -270,7 +273,9 @@ def options_from_scores(
 
     now = scores[_key(roll)]
     options = [
-        Option("answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0)))
+        RerollOption(
+            "answer", probability=Fraction(int(now is not None)), expected_score=Fraction(after(now, 0))
+        )
     ]
     for chosen, outcomes in found.rerolls:
         cost = REROLL_COST * len(chosen)
@@ -282,12 +287,14 @@ def options_from_scores(
             if score is not None:
                 made += count
             expected += count * after(score, cost)
-        options.append(Option("reroll", chosen, None, cost, Fraction(made, total), Fraction(expected, total)))
+        options.append(
+            RerollOption("reroll", chosen, None, cost, Fraction(made, total), Fraction(expected, total))
+        )
     for die, face, key in found.sets:
         score = scores[key]
         made_now = Fraction(int(score is not None))
         options.append(
-            Option("set", (die,), face, SET_FACE_COST, made_now, Fraction(after(score, SET_FACE_COST)))
+            RerollOption("set", (die,), face, SET_FACE_COST, made_now, Fraction(after(score, SET_FACE_COST)))
         )
     kind_order = {"answer": 0, "reroll": 1, "set": 2}
     options.sort(key=lambda o: (-o.expected_score, -o.probability, o.cost, kind_order[o.kind]))

@@ -9,19 +9,15 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from suji.rules.dice import Roll
+from suji.rules.dice import Roll, face_readings, faces_for_digit
 from suji.rules.exact import Face, as_rational, evaluate
 from suji.rules.formula import ACCEPTING, DIGIT, START, TRANSITIONS
 from suji.rules.scoring import formula_score, strip_redundant
 
 
 def _take_digit(numbers: Counter, digit: int) -> int | None:
-    """Which die face supplies `digit` (a 9 is a 6 turned over unless a custom die shows 9), or None."""
-    if numbers[digit] > 0:
-        return digit
-    if digit == 9 and numbers[6] > 0:
-        return 6
-    return None
+    """Which die face supplies `digit` (suji.rules.dice.faces_for_digit), or None."""
+    return next((face for face in faces_for_digit(digit) if numbers[face] > 0), None)
 
 
 def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[tuple[Face, ...]]:
@@ -32,7 +28,7 @@ def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[
     """
     numbers = Counter(roll.number_dice)
     operators = Counter(f for f in roll.operator_dice if allowed is None or f in allowed)
-    digits = sorted({d for d in numbers} | ({9} if numbers[6] else set()))
+    digits = sorted({digit for face in numbers for digit in face_readings(face)})
     faces: list[Face] = []
 
     def place_digit(state: int) -> Iterator[tuple[Face, ...]]:

@@ -28,7 +28,18 @@ from itertools import permutations, product
 from math import gcd, isqrt
 
 from suji.core.caching import bounded
-from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES, Roll
+from suji.rules.dice import (
+    CONSTANT_FACES,
+    DIVIDE,
+    MINUS,
+    OPERATOR_FACES,
+    PLUS,
+    ROOT,
+    SQUARE,
+    TIMES,
+    Roll,
+    face_readings,
+)
 from suji.rules.exact import Face
 from suji.rules.formula import format_faces
 from suji.rules.scoring import OPERATOR_POINTS, CheckResult, check, formula_score
@@ -128,7 +139,7 @@ def _numbers(dice: _Dice) -> list[tuple[int, int, Faces]]:
             if not count:
                 continue
             left[die] = count - 1
-            for digit in (6, 9) if die == 6 else (die,):
+            for digit in face_readings(die):
                 found.append((usage + dice.bit[die], value * 10 + digit, faces + (digit,)))
                 grow(value * 10 + digit, usage + dice.bit[die], faces + (digit,))
             left[die] = count

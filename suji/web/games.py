@@ -450,11 +450,11 @@ def _changed_dice() -> list[str]:
 
 
 def _die_label(die_id: str, kind: str, face: object) -> str:
-    """A die as named everywhere (suji.solver.advice.Die.label): number die 2 (B) showing 4."""
-    from suji.solver.advice import Die
+    """A die as named everywhere (suji.solver.advice.RolledDie.label): number die 2 (B) showing 4."""
+    from suji.solver.advice import RolledDie
 
     group = "number" if die_id.startswith("n") else "operator"
-    return Die(group, int(die_id[1:]), kind, face).label(lang())  # type: ignore[arg-type]
+    return RolledDie(group, int(die_id[1:]), kind, face).label(lang())  # type: ignore[arg-type]
 
 
 def _formula() -> str:
