@@ -108,7 +108,7 @@ def print_working(data: dict, lang: str) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from suji.rules.formula import COLUMN_MESSAGE
-    from suji.rules.scoring import REROLL_COST, SET_FACE_COST, check
+    from suji.rules.scoring import check, costs
 
     lang = args.lang or default_language()
     roll = roll_from_args(args)
@@ -142,7 +142,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(t("removed", dice=" ".join(result.removed_tokens)))
         print(t("points", points=result.operator_points, dice=result.number_dice_used, total=result.points))
         if result.rerolled or result.set_faces:
-            cost = REROLL_COST * result.rerolled + SET_FACE_COST * result.set_faces
+            cost = costs(result.rerolled, result.set_faces)
             print(t("costs", rerolled=result.rerolled, set_faces=result.set_faces, cost=cost))
         print(t("score", score=result.score))
         if steps:
@@ -756,9 +756,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check and score a formula against a roll")
     p.add_argument("formula")
     add_dice_arguments(p)
-    p.add_argument("--rerolled", type=_non_negative, default=0, help="dice re-rolled (1 point each)")
     p.add_argument(
-        "--set-faces", type=_non_negative, default=0, help="dice set to a chosen face (5 points each)"
+        "--rerolled", type=_non_negative, default=0, help="how many dice were re-rolled (each costs points)"
+    )
+    p.add_argument(
+        "--set-faces",
+        type=_non_negative,
+        default=0,
+        help="how many dice were set to a chosen face (each costs points)",
     )
     p.add_argument("--steps", action="store_true", help="show how the value is worked out, step by step")
     add_lang_argument(p)

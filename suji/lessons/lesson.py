@@ -96,6 +96,7 @@ class Lesson:
     steps: Callable[[], list[Step]]
     experiments: Sequence[Experiment] = field(default_factory=tuple)
     notes: Sequence[str] = field(default_factory=tuple)  # msgids: readings the lesson chose, example labels
+    rule_params: dict[str, object] = field(default_factory=dict)  # what the rules' %(placeholders)s say
     # What the lesson's own page shows beyond rules, questions and experiments (its query string in).
     page_extras: Callable[[Mapping[str, str]], dict[str, Any]] | None = None
     # The lesson's game, replayed from a seed, the student's moves and the page's other fields (None: no game).

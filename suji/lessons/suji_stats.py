@@ -44,7 +44,7 @@ from suji.rules.dice import (
     random_roll,
     target_numbers,
 )
-from suji.rules.scoring import REROLL_COST
+from suji.rules.scoring import REROLL_COST, costs
 from suji.solver.odds import table_or_none
 from suji.solver.odds.facts import stored_facts
 from suji.solver.odds.table import OddsTable
@@ -255,8 +255,8 @@ def strategy_score(record: Record, strategy: str) -> int:
     if strategy == "now" or (strategy.endswith("-if-stuck") and now is not None):
         return final_score(now)
     if strategy.startswith(NUMBERS):
-        return final_score(numbers, REROLL_COST * REROLLS[NUMBERS])
-    return final_score(every, REROLL_COST * REROLLS[ALL])
+        return final_score(numbers, costs(REROLLS[NUMBERS]))
+    return final_score(every, costs(REROLLS[ALL]))
 
 
 @dataclass(frozen=True)
@@ -411,7 +411,7 @@ def _run_best(n: int, seed: int, lang: str) -> Outcome:
 
 
 # Strategies whose mean has an exact value: a fresh roll, after a fixed cost.
-EXACT_COSTS = {"now": 0, NUMBERS: REROLL_COST * REROLLS[NUMBERS], ALL: REROLL_COST * REROLLS[ALL]}
+EXACT_COSTS = {"now": 0, NUMBERS: costs(REROLLS[NUMBERS]), ALL: costs(REROLLS[ALL])}
 
 
 def _run_value(n: int, seed: int, lang: str) -> Outcome:
@@ -599,13 +599,14 @@ LESSON = Lesson(
             "Five number dice and four operator dice make a formula whose value must be one of the targets. "
             "Score = operator points × number dice used."
         ),
-        N_("Before answering you may re-roll dice: each re-rolled die costs 1 point."),
+        N_("Before answering you may re-roll dice: each re-rolled die costs %(reroll)s point."),
         N_(
             "Whether a roll can make a target is worked out by the solver, a program that tries every "
             "formula. The lesson uses it on many random rolls."
         ),
     ),
     steps=steps,
+    rule_params={"reroll": REROLL_COST},
     page_extras=_page_extras,
     experiments=(
         Experiment(

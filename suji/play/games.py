@@ -31,7 +31,7 @@ from suji.rules.dice import (
     parse_number_face,
     parse_operator_face,
 )
-from suji.rules.scoring import REROLL_COST, SET_FACE_COST, CheckResult, apply_costs, check
+from suji.rules.scoring import CheckResult, apply_costs, check, costs
 from suji.solver.search import solve
 
 DEFAULT_TARGETS = 5
@@ -100,7 +100,7 @@ class Hand:
     @property
     def cost(self) -> int:
         """Points spent so far on re-rolls and set faces."""
-        return REROLL_COST * self.rerolled + SET_FACE_COST * self.set_faces
+        return costs(self.rerolled, self.set_faces)
 
     @property
     def is_open(self) -> bool:

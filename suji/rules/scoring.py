@@ -50,9 +50,14 @@ def formula_score(faces: Sequence[Face]) -> int:
     return operator_points(faces) * number_dice_used(faces)
 
 
+def costs(rerolled: int = 0, set_faces: int = 0) -> int:
+    """What re-rolling `rerolled` dice and setting `set_faces` dice to a face cost (RULES.md "Rerolls")."""
+    return REROLL_COST * rerolled + SET_FACE_COST * set_faces
+
+
 def apply_costs(points: int, rerolled: int = 0, set_faces: int = 0) -> int:
-    """Take off re-roll (1 a die) and set-face (5 a die) costs; a result of 0 or less is 0."""
-    return max(0, points - REROLL_COST * rerolled - SET_FACE_COST * set_faces)
+    """Take off the costs of re-rolls and set faces; a result of 0 or less is 0."""
+    return max(0, points - costs(rerolled, set_faces))
 
 
 def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:

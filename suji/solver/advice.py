@@ -24,7 +24,7 @@ from suji.rules.dice import (
     DiceError,
     Roll,
 )
-from suji.rules.scoring import REROLL_COST, SET_FACE_COST
+from suji.rules.scoring import costs
 from suji.solver.odds.table import OddsTable
 from suji.solver.search import solve
 
@@ -266,7 +266,7 @@ def options_from_scores(
 ) -> Advice:
     """The advice for a roll from the best score of every outcome, after the costs already spent."""
     roll = found.roll
-    spent = REROLL_COST * rerolled + SET_FACE_COST * set_faces
+    spent = costs(rerolled, set_faces)
 
     def after(score: int | None, cost: int) -> int:
         return max(0, score - spent - cost) if score is not None else 0
@@ -278,7 +278,7 @@ def options_from_scores(
         )
     ]
     for chosen, outcomes in found.rerolls:
-        cost = REROLL_COST * len(chosen)
+        cost = costs(rerolled=len(chosen))
         total = sum(count for count, _ in outcomes)
         # Whole counts first, one Fraction per option at the end: exact, and cheap enough for a lookup path.
         made, expected = 0, 0
@@ -294,7 +294,9 @@ def options_from_scores(
         score = scores[key]
         made_now = Fraction(int(score is not None))
         options.append(
-            RerollOption("set", (die,), face, SET_FACE_COST, made_now, Fraction(after(score, SET_FACE_COST)))
+            RerollOption(
+                "set", (die,), face, costs(set_faces=1), made_now, Fraction(after(score, costs(set_faces=1)))
+            )
         )
     kind_order = {"answer": 0, "reroll": 1, "set": 2}
     options.sort(key=lambda o: (-o.expected_score, -o.probability, o.cost, kind_order[o.kind]))

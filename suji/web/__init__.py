@@ -88,6 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     errors.init_app(app)
     app.context_processor(_odds_context)
+    app.context_processor(_costs_context)
     app.after_request(_security_headers)
     return app
 
@@ -105,6 +106,13 @@ def _odds_context() -> dict[str, Any]:
         return _odds_seen.get(current_app.config["ODDS_PATH"], table_status)
 
     return {"odds_status": odds_status}
+
+
+def _costs_context() -> dict[str, Any]:
+    """`dice_costs` for templates: what a re-rolled die and a set face cost (suji.rules.scoring)."""
+    from suji.rules.scoring import REROLL_COST, SET_FACE_COST
+
+    return {"dice_costs": {"reroll": REROLL_COST, "set_face": SET_FACE_COST}}
 
 
 def _register(app: Flask, module: str) -> None:

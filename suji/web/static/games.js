@@ -31,8 +31,9 @@
     var boxes = Array.prototype.slice.call(rerollForm.querySelectorAll('input[name="die"]'));
     var update = function () {
       var n = boxes.filter(function (b) { return b.checked; }).length;
+      var cost = n * Number(rerollForm.getAttribute("data-cost"));  // the server's cost of one die
       rerollButton.disabled = n === 0;
-      rerollButton.textContent = n ? label + (lang === "ja" ? "（−" + n + "点）" : " (−" + n + ")") : label;
+      rerollButton.textContent = n ? label + (lang === "ja" ? "（−" + cost + "点）" : " (−" + cost + ")") : label;
     };
     boxes.forEach(function (b) { b.addEventListener("change", update); });
     update();
