@@ -362,7 +362,6 @@ ODDS_TEXT = {
     "hardest": N_("  Hardest target numbers: %(targets)s"),
     "easiest": N_("  Easiest target numbers: %(targets)s"),
 }
-LEVEL_NAMES = {1: "+ −", 2: "+ − × ÷ ×10 ×11 ×12", 3: "+ − × ÷ ×10 ×11 ×12 ² √"}
 
 
 def _duration(seconds: float, lang: str) -> str:
@@ -515,6 +514,7 @@ def cmd_odds_status(args: argparse.Namespace) -> int:
 def cmd_odds_facts(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from suji.rules.dice import OPERATOR_FACES
     from suji.solver.odds import TableError, open_table
     from suji.solver.odds.facts import (
         FACTS_FILE,
@@ -523,6 +523,7 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
         stored_facts,
         write_facts,
     )
+    from suji.solver.search import LEVEL_OPERATORS
 
     lang = args.lang or default_language()
     path = _odds_path(args)
@@ -556,7 +557,8 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
     for level in (3, 2, 1):
         data = facts["levels"][str(level)]
         print()
-        print(translate(ODDS_TEXT["level_title"], lang, level=level, operators=LEVEL_NAMES[level]))
+        operators = " ".join(f for f in OPERATOR_FACES if f in LEVEL_OPERATORS[level])
+        print(translate(ODDS_TEXT["level_title"], lang, level=level, operators=operators))
         p = data["p_make"]
         print(translate(ODDS_TEXT["p_make"], lang, percent=f"{p['decimal']:.2%}", fraction=p["fraction"]))
         m = data["mean_best_score"]

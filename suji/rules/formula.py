@@ -299,19 +299,21 @@ def _shown(char: str) -> str:
     return char
 
 
+def constant_die(times: Face | None, tens: Face | None, units: Face | None) -> str | None:
+    """The constant die that three faces in a row may stand for ("×", 1, 1 → "×11"), or None.
+
+    The one home of the ×10 ×11 ×12 ambiguity: text reads "×11" as a × die and two 1 dice or as the ×11 die,
+    and every reader (the readings below, the dice a typed text uses) asks here which it may be.
+    """
+    if times == TIMES and tens == 1 and units in (0, 1, 2):
+        return f"×1{units}"
+    return None
+
+
 def _constant_spots(tokens: list[Token]) -> list[int]:
     """Indexes i where tokens i, i+1, i+2 read "× 1 0/1/2": a constant die or a × die and a two-digit number."""
-    spots = []
-    for i in range(len(tokens) - 2):
-        if (
-            tokens[i].type == "TIMES"
-            and tokens[i + 1].type == "DIGIT"
-            and tokens[i + 2].type == "DIGIT"
-            and _face(tokens[i + 1]) == 1
-            and _face(tokens[i + 2]) in (0, 1, 2)
-        ):
-            spots.append(i)
-    return spots
+    faces = [_face(t) if t.type in ("TIMES", "DIGIT") else None for t in tokens]
+    return [i for i in range(len(tokens) - 2) if constant_die(*faces[i : i + 3])]
 
 
 def _merge(tokens: list[Token], spots: tuple[int, ...]) -> list[Token]:

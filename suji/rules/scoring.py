@@ -22,6 +22,7 @@ from suji.rules.formula import (
     FormulaError,
     Reading,
     UsedDie,
+    constant_die,
     face_class,
     format_faces,
     pieces,
@@ -291,13 +292,9 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
     i = 0
     while i < len(found):
         piece = found[i]
-        if (
-            piece.face == TIMES
-            and i + 2 < len(found)
-            and found[i + 1].face == 1
-            and found[i + 2].face in (0, 1, 2)
-        ):
-            constant = take(free_operators, f"×1{found[i + 2].face}")
+        face = constant_die(*(p.face for p in found[i : i + 3])) if i + 2 < len(found) else None
+        if face is not None:
+            constant = take(free_operators, face)
             if constant is not None:
                 out.append({"start": piece.start, "end": found[i + 2].end, "die": f"o{constant}"})
                 i += 3

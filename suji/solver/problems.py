@@ -10,10 +10,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from suji.core.i18n import N_
 from suji.rules.dice import Roll, roll_standard
 from suji.solver.search import LEVEL_OPERATORS, Solution, solve
 
 LEVELS = (1, 2, 3)
+# What each level lets a pupil use, as the drills and the worksheets name it.
+LEVEL_NAMES = {
+    1: N_("Level 1: + and −"),
+    2: N_("Level 2: also × ÷ ×10 ×11 ×12"),
+    3: N_("Level 3: also ² and √"),
+}
 # Each level but the first asks for a die that needs it, so a level-3 roll always shows ² or √.
 _NEW_AT_LEVEL = {
     1: frozenset(),

@@ -13,13 +13,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from suji.core.caching import bounded
 from suji.rules.dice import Roll
-from suji.solver.problems import certified_roll
+from suji.solver.problems import LEVEL_NAMES, certified_roll
 
-LEVELS: dict[int, object] = {
-    1: lazy_gettext("Level 1: + and −"),
-    2: lazy_gettext("Level 2: also × ÷ ×10 ×11 ×12"),
-    3: lazy_gettext("Level 3: also ² and √"),
-}
+LEVELS: dict[int, object] = {level: lazy_gettext(name) for level, name in LEVEL_NAMES.items()}
 
 
 @bounded("drill_roll")

@@ -27,6 +27,7 @@ from suji.core.errors import SujiError
 from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
 from suji.rules.dice import Roll
 from suji.rules.working import working
+from suji.solver.problems import LEVEL_NAMES as PROBLEM_LEVEL_NAMES
 from suji.solver.problems import LEVELS, certified_roll
 
 MIN_COUNT, MAX_COUNT = 1, 40
@@ -44,9 +45,7 @@ MAX_PER_PAGE = 8
 Level = int | str  # 1, 2, 3 or MIXED
 
 LEVEL_NAMES = {
-    1: N_("Level 1: + and −"),
-    2: N_("Level 2: also × ÷ ×10 ×11 ×12"),
-    3: N_("Level 3: also ² and √"),
+    **PROBLEM_LEVEL_NAMES,
     MIXED: N_("Mixed levels: each problem's level is under its number"),
 }
 
