@@ -14,7 +14,7 @@ import pytest
 import suji
 from suji.core.resources import resource_dir
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DATA = ("grammar", "templates", "translations")
 
 

@@ -147,7 +147,7 @@ def test_japanese_says_furinaosu_one_way():
     """Re-rolling is ふりなおす everywhere (not 振り直す, not ふり直す): one register for pupils."""
     from pathlib import Path
 
-    catalog = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
+    catalog = Path(__file__).resolve().parents[2] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
     text = catalog.read_text(encoding="utf-8")
     assert "振り直" not in text and "ふり直" not in text and "ふりなお" in text
 
@@ -157,7 +157,7 @@ def test_japanese_sentences_and_lists_use_japanese_punctuation():
     import re
     from pathlib import Path
 
-    catalog = Path(__file__).resolve().parents[1] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
+    catalog = Path(__file__).resolve().parents[2] / "translations" / "ja" / "LC_MESSAGES" / "messages.po"
     japanese = r"[\u3040-\u30ff\u4e00-\u9fff]"
     for line in catalog.read_text(encoding="utf-8").splitlines():
         if not line.startswith("msgstr"):
@@ -178,7 +178,7 @@ def test_one_placeholder_style_and_no_lone_percent_sign():
 
     placeholder = re.compile(r"%\((\w+)\)s")
     for lang in LANGUAGES:
-        root = Path(__file__).resolve().parents[1] / "translations" / lang / "LC_MESSAGES" / "messages.po"
+        root = Path(__file__).resolve().parents[2] / "translations" / lang / "LC_MESSAGES" / "messages.po"
         with open(root, "rb") as f:
             catalog = read_po(f)
         for message in catalog:
