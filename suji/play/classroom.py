@@ -489,10 +489,10 @@ def mistake_name(code: str | None, lang: str) -> str:
 def results(
     problems: Sequence[ClassProblem],
     students: Sequence[tuple[str, int, Mapping[int, Progress]]],
-    mistakes: Iterable[tuple[int, str]],
+    mistakes: Iterable[tuple[int, str, int]],
 ) -> Results:
     """The grid from the stored data: each pupil as (name, position, {problem index: progress}); `mistakes` as
-    (problem index, code) for every attempt that missed and every problem skipped.
+    (problem index, code, how many times) over the attempts that missed and the problems skipped.
 
     The most common mistake of a problem is the code counted most often; ties go to the code first in
     alphabetical order, so that every app server shows the same one.
@@ -504,8 +504,8 @@ def results(
         total = sum(c.score for c in cells if c is not None and c.done)
         rows.append(StudentRow(name, cells, total, best_total, position))
     counted: dict[int, Counter] = {}
-    for index, code in mistakes:
-        counted.setdefault(index, Counter())[code] += 1
+    for index, code, times in mistakes:
+        counted.setdefault(index, Counter())[code] += times
     columns = []
     for i, problem in enumerate(problems):
         cells_i = [row.cells[i] for row in rows if row.cells[i] is not None]
