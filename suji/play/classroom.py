@@ -62,7 +62,7 @@ MESSAGES = {
     "yes_no": sheet.ERROR_MESSAGES["yes_no"],
     "no_code": N_("Type the class code from the board."),
     "bad_code": N_("A class code is {length} letters and digits, like {example}."),
-    "unknown_code": N_("There is no class with the code {code}. Check the code on the board."),
+    "unknown_code": N_("There is no class with the code {given}. Check the code on the board."),
     "ended": N_("This class session has ended."),
     "name_taken": N_("The name “{name}” is already used in this class. Choose another name."),
     "nickname_length": N_("A name must be 1 to 20 characters long."),

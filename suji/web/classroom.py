@@ -553,7 +553,7 @@ def join_post() -> str | Response | tuple[str, int]:
     if cls is None:
         db.session.add(ClassJoinFailure(client=client))
         db.session.commit()
-        return refuse(ClassError("unknown_code", code=code), 404)
+        return refuse(ClassError("unknown_code", given=code), 404)
     me = _student(cls)
     if me is not None:  # the same browser again: carry on, whatever name was typed
         flash(gettext(str(WELCOME_BACK), name=me.nickname), "info")
@@ -591,7 +591,7 @@ def _pupil(code: str) -> tuple[ClassSession, ClassStudent] | Response | tuple[st
     cls = _by_code(code)
     if cls is None:
         return render_error(404, "unknown_code", gettext("Class not found"),
-                            ClassError("unknown_code", code=str(code)[:12]).message(lang()))  # fmt: skip
+                            ClassError("unknown_code", given=str(code)[:12]).message(lang()))  # fmt: skip
     me = _student(cls)
     if me is None:
         flash(ClassError("not_joined").message(lang()), "error")
@@ -775,7 +775,7 @@ def state_json(code: str) -> Response:
     """The phase and the time left, for a pupil's page to reload when the teacher starts, pauses or ends."""
     cls = _by_code(code)
     if cls is None:
-        return _json_error("unknown_code", 404, code=str(code)[:12])
+        return _json_error("unknown_code", 404, given=str(code)[:12])
     me = _student(cls)
     if me is None:
         return _json_error("not_joined", 403)
@@ -787,7 +787,7 @@ def hint(code: str) -> Response:
     """The next hint (or one seen before) of the pupil's current problem; drill.js asks for it."""
     cls = _by_code(code)
     if cls is None:
-        return _json_error("unknown_code", 404, code=str(code)[:12])
+        return _json_error("unknown_code", 404, given=str(code)[:12])
     me = _student(cls)
     if me is None:
         return _json_error("not_joined", 403)
