@@ -47,7 +47,10 @@ class ClassStudent(db.Model):  # type: ignore[name-defined]
     """A pupil in one session: the nickname, the hash of the browser's cookie token, the current problem."""
 
     __tablename__ = "class_students"
-    __table_args__ = (UniqueConstraint("session_id", "name_key"), UniqueConstraint("session_id", "token_hash"))
+    __table_args__ = (
+        UniqueConstraint("session_id", "name_key"),
+        UniqueConstraint("session_id", "token_hash"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_id: Mapped[int] = mapped_column(
         ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False, index=True
@@ -72,7 +75,9 @@ class ClassAnswer(db.Model):  # type: ignore[name-defined]
     session_id: Mapped[int] = mapped_column(
         ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False, index=True
     )
-    student_id: Mapped[int] = mapped_column(ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False)
+    student_id: Mapped[int] = mapped_column(
+        ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False
+    )
     problem: Mapped[int] = mapped_column(Integer, nullable=False)  # 0-based index
     attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     hints_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
@@ -94,7 +99,9 @@ class ClassAttempt(db.Model):  # type: ignore[name-defined]
     session_id: Mapped[int] = mapped_column(
         ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False, index=True
     )
-    student_id: Mapped[int] = mapped_column(ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False)
+    student_id: Mapped[int] = mapped_column(
+        ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False
+    )
     problem: Mapped[int] = mapped_column(Integer, nullable=False)
     number: Mapped[int] = mapped_column(Integer, nullable=False)  # 1 for the first; a skip takes the next
     formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
