@@ -24,6 +24,7 @@ import json
 import os
 import secrets
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from flask import (
     Blueprint,
@@ -38,7 +39,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext, lazy_gettext
-from sqlalchemy import delete, func, select
+from sqlalchemy import and_, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
@@ -159,10 +160,13 @@ def settings_of(cls: ClassSession) -> ClassSettings:
 
 
 def problems_of(cls: ClassSession) -> tuple[ClassProblem, ...]:
-    cache = g.setdefault("class_problems", {})
-    if cls.id not in cache:
-        cache[cls.id] = tuple(ClassProblem.from_dict(p) for p in json.loads(cls.problems_json))
-    return cache[cls.id]
+    return _parse_problems(cls.problems_json)
+
+
+@lru_cache(maxsize=256)
+def _parse_problems(text: str) -> tuple[ClassProblem, ...]:
+    # Keyed by the stored text itself, so a cached value can never belong to another or a changed session.
+    return tuple(ClassProblem.from_dict(p) for p in json.loads(text))
 
 
 def phase(cls: ClassSession, now: datetime | None = None) -> str:
@@ -586,13 +590,28 @@ def join_post() -> str | Response | tuple[str, int]:
 # ---- pupils: the problems ----
 
 
+def _session_and_pupil(code: str) -> tuple[ClassSession | None, ClassStudent | None]:
+    """The session of a code and this browser's pupil in it, in one query (every pupil request needs both)."""
+    try:
+        clean = core.clean_code(code)
+    except ClassError:
+        return None, None
+    token = _student_token()
+    if token is None:
+        return db.session.scalar(select(ClassSession).where(ClassSession.code == clean)), None
+    mine = and_(ClassStudent.session_id == ClassSession.id, ClassStudent.token_hash == token_hash(token))
+    row = db.session.execute(
+        select(ClassSession, ClassStudent).outerjoin(ClassStudent, mine).where(ClassSession.code == clean)
+    ).first()
+    return (row[0], row[1]) if row is not None else (None, None)
+
+
 def _pupil(code: str) -> tuple[ClassSession, ClassStudent] | Response | tuple[str, int]:
     """The session of the code and this browser's pupil in it, or the page that says why not."""
-    cls = _by_code(code)
+    cls, me = _session_and_pupil(code)
     if cls is None:
         return render_error(404, "unknown_code", gettext("Class not found"),
                             ClassError("unknown_code", given=str(code)[:12]).message(lang()))  # fmt: skip
-    me = _student(cls)
     if me is None:
         flash(ClassError("not_joined").message(lang()), "error")
         return redirect(url_for("classroom.join_code", code=cls.code), code=303)
