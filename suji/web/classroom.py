@@ -737,7 +737,8 @@ def answer(code: str) -> Response | tuple[str, int]:
             text = result.error.message(lang())
         left = core.MAX_ATTEMPTS - after.attempts
         if left > 0:
-            text += " " + gettext("Tries left: %(left)s", left=left)
+            gap = "" if lang() == "ja" else " "  # Japanese sentences follow each other without a space
+            text += gap + gettext("Tries left: %(left)s", left=left)
             flash(text, "error")
             return url_for("classroom.play", code=cls.code, formula=formula)
         flash(text, "error")
