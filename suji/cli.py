@@ -872,6 +872,13 @@ def build_parser() -> argparse.ArgumentParser:
     loadtest_arguments(p)
     p.set_defaults(func=cmd_loadtest)
 
+    # Class mode under load (suji.dev.classload, stdlib only at import): the options of its own parser.
+    from suji.dev import classload
+
+    p = sub.add_parser("classload", parents=[classload.build_parser(add_help=False)],
+                       help="class mode under load: N pupils answering at once through suji serve")  # fmt: skip
+    p.set_defaults(func=classload.run)
+
     p = sub.add_parser(
         "dice-nets", help="printable dice: nets of one player's 12 dice, the rules, a score sheet (PDF)"
     )

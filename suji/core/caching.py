@@ -39,6 +39,7 @@ SIZES: dict[str, int] = {
     "monster_design": 32,  # a designed monster against the sample ones: a few rows
     "advice_outcomes": 256,  # the live-solved scores of a roll's outcomes: ~200 KB
     "dice_nets_pdf": 4,  # the printable dice, per language and paper: ~300 KB
+    "class_problems": 256,  # a class session's problems parsed from their stored text: ~5 KB
     "odds_status": 8,  # the odds table's state, per table path (one in practice)
 }
 

@@ -83,6 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.worksheets")
     _register(app, "suji.web.games")
     _register(app, "suji.web.first")
+    _register(app, "suji.web.classroom")
 
     from suji.web import errors
 

@@ -8,6 +8,7 @@
     SUJI_SOLVER_PROCESSES  worker processes for live advice (default one per core, at most 2; 0: in-process)
     SUJI_ODDS_PATH         the odds table (default ~/.local/share/suji/odds-v1.suji, as for the command line)
     SUJI_ODDS_BUILD=0      no background build of the odds table by `suji serve`
+    SUJI_CLASS_RETENTION_DAYS  how many days class sessions and their answers are kept (default 30)
 
 `create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
 `app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
@@ -35,6 +36,7 @@ CONFIG_KEYS = {
     "SOLVER_PROCESSES": "solver_processes",
     "ODDS_PATH": "odds_path",
     "ODDS_BUILD": "odds_build",
+    "SUJI_CLASS_RETENTION_DAYS": "class_retention_days",
 }
 
 
@@ -50,6 +52,7 @@ class Settings:
     solver_processes: int | None = None  # None: one per core, at most 2
     odds_path: str = ""
     odds_build: bool = True
+    class_retention_days: int | None = None  # None: the class mode's default (30)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -61,6 +64,7 @@ class Settings:
             return value or None
 
         processes = get("SUJI_SOLVER_PROCESSES")
+        retention = get("SUJI_CLASS_RETENTION_DAYS")
         return cls(
             secret_key=get("SUJI_SECRET_KEY"),
             https=get("SUJI_HTTPS") == "1",
@@ -70,6 +74,7 @@ class Settings:
             solver_processes=int(processes) if processes is not None and processes.isdigit() else None,
             odds_path=str(default_path()),  # reads SUJI_ODDS_PATH / XDG_DATA_HOME like the command line
             odds_build=get("SUJI_ODDS_BUILD") != "0",
+            class_retention_days=int(retention) if retention is not None and retention.isdigit() else None,
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:

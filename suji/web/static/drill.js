@@ -138,7 +138,7 @@
   var trackButton = document.getElementById("track-button");
   var hintList = document.getElementById("hint-list");
   var trackAnswer = document.getElementById("track-answer");
-  var hintStep = 0;
+  var hintStep = parseInt(root.dataset.hintStep || "0", 10) || 0; // a class page lists the hints already shown
   var trackedFormula = null;
 
   // A "still on track?" answer is about one formula: it goes as soon as the formula changes.

@@ -1,0 +1,119 @@
+"""Class mode's tables: sessions, pupils, their work per problem, every attempt, and refused join attempts.
+
+On the games' database (suji.web.models: the same `db`, SQLite or PostgreSQL), made by the Alembic migration
+0002_class_mode. Everything a class needs lives here, nothing in a server's memory, so several app servers
+behind one PostgreSQL database show the same class. Secrets are stored only as SHA-256 hashes (the teacher's
+link, each pupil's cookie). Rows a request changes carry a version counter: an update made from a stale copy
+(a form sent twice, two tabs at once) fails instead of overwriting; the unique constraints refuse a second
+pupil of the same name and a doubled attempt.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from suji.web.extensions import db
+from suji.web.models import utcnow
+
+
+class ClassSession(db.Model):  # type: ignore[name-defined]
+    """One class session: the settings and problems (JSON, fixed when made), the phase and its times."""
+
+    __tablename__ = "class_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True, nullable=False)
+    teacher_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    settings_json: Mapped[str] = mapped_column(Text, nullable=False)
+    problems_json: Mapped[str] = mapped_column(Text, nullable=False)
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="waiting")
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False, index=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # with a time limit
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+    students = relationship(
+        "ClassStudent", back_populates="session", order_by="ClassStudent.id",
+        cascade="all, delete-orphan", passive_deletes=True,
+    )  # fmt: skip
+
+
+class ClassStudent(db.Model):  # type: ignore[name-defined]
+    """A pupil in one session: the nickname, the hash of the browser's cookie token, the current problem."""
+
+    __tablename__ = "class_students"
+    __table_args__ = (
+        UniqueConstraint("session_id", "name_key"),
+        UniqueConstraint("session_id", "token_hash"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    nickname: Mapped[str] = mapped_column(String(40), nullable=False)
+    name_key: Mapped[str] = mapped_column(String(80), nullable=False)
+    token_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    position: Mapped[int] = mapped_column(Integer, nullable=False, default=0)  # index of the current problem
+    joined_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+    session = relationship("ClassSession", back_populates="students")
+
+
+class ClassAnswer(db.Model):  # type: ignore[name-defined]
+    """A pupil's work on one problem (suji.worksheets.classroom.Progress as a row)."""
+
+    __tablename__ = "class_answers"
+    __table_args__ = (UniqueConstraint("student_id", "problem"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    student_id: Mapped[int] = mapped_column(
+        ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False
+    )
+    problem: Mapped[int] = mapped_column(Integer, nullable=False)  # 0-based index
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    hints_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    solved: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    done: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class ClassAttempt(db.Model):  # type: ignore[name-defined]
+    """One formula sent (or a skip): the database refuses a second attempt with the same number."""
+
+    __tablename__ = "class_attempts"
+    __table_args__ = (UniqueConstraint("student_id", "problem", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    student_id: Mapped[int] = mapped_column(
+        ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False
+    )
+    problem: Mapped[int] = mapped_column(Integer, nullable=False)
+    number: Mapped[int] = mapped_column(Integer, nullable=False)  # 1 for the first; a skip takes the next
+    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    error_code: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None: a target was made
+    score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+
+
+class ClassJoinFailure(db.Model):  # type: ignore[name-defined]
+    """A join refused for a wrong code, by client (a hash of its address): the rate limit counts these."""
+
+    __tablename__ = "class_join_failures"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client: Mapped[str] = mapped_column(String(64), nullable=False, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False, index=True)

@@ -1,0 +1,82 @@
+// Class mode pages. The dashboard asks the server for the results every ~1.5 s and shows the grid it renders;
+// a pupil's page asks for the class's phase every few seconds and reloads when the teacher starts, pauses or
+// ends. A countdown shows the time limit (the server enforces it). No arithmetic and no scoring here.
+(function () {
+  "use strict";
+
+  // Forms that ask before they act (end the class, skip a problem).
+  Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  });
+
+  var printButton = document.getElementById("print");
+  if (printButton) {
+    printButton.hidden = false;
+    printButton.addEventListener("click", function () { window.print(); });
+  }
+
+  // ---- the countdown ----
+  var clock = document.querySelector("#time-left .clock");
+  var timeLeft = document.getElementById("time-left");
+  if (clock && timeLeft && timeLeft.dataset.running === "1") {
+    var endsAt = Date.now() + 1000 * parseInt(timeLeft.dataset.seconds, 10);
+    var tick = function () {
+      var left = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
+      var seconds = left % 60;
+      clock.textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+      if (left === 0) {
+        clearInterval(timer);
+        if (document.getElementById("pupil") || document.getElementById("dashboard")) location.reload();
+      }
+    };
+    var timer = setInterval(tick, 1000);
+  }
+
+  function getJSON(url) {
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.json();
+      });
+  }
+
+  // ---- the teacher's dashboard ----
+  var dashboard = document.getElementById("dashboard");
+  if (dashboard) {
+    var grid = document.getElementById("grid");
+    var counts = document.getElementById("counts");
+    var note = document.getElementById("live-note");
+    var noteText = note ? note.textContent : "";
+    var every = parseInt(dashboard.dataset.pollMs, 10) || 1500;
+    var poll = function () {
+      getJSON(dashboard.dataset.resultsUrl).then(function (data) {
+        if (data.phase !== dashboard.dataset.phase) { location.reload(); return; }
+        grid.innerHTML = data.html; // rendered and escaped by the server (templates/classroom/_grid.html)
+        if (counts) counts.textContent = data.counts_text;
+        if (note) { note.textContent = noteText; note.classList.remove("error"); }
+        setTimeout(poll, every);
+      }).catch(function () {
+        if (note) { note.textContent = note.dataset.failed; note.classList.add("error"); }
+        setTimeout(poll, every * 2);
+      });
+    };
+    setTimeout(poll, every);
+  }
+
+  // ---- a pupil's page ----
+  var pupil = document.getElementById("pupil");
+  if (pupil && pupil.dataset.stateUrl && pupil.dataset.phase !== "ended") {
+    var check = function () {
+      getJSON(pupil.dataset.stateUrl).then(function (data) {
+        if (data.phase !== pupil.dataset.phase || String(data.position) !== pupil.dataset.position) {
+          location.reload();
+          return;
+        }
+        setTimeout(check, 3000);
+      }).catch(function () { setTimeout(check, 6000); });
+    };
+    setTimeout(check, 3000);
+  }
+})();

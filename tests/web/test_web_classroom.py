@@ -1,0 +1,493 @@
+"""Class mode through the web app: the teacher's and the pupils' flow, and every bad case (wrong code, ended
+session, reused name, second device, forged teacher token, another session's problem, rate limit, CSRF,
+oversized input). The flow tests take the `app`/`client` fixtures, so test_classroom_postgres.py runs them again
+on PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+
+from suji.web.classroom import purge_expired
+from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassJoinFailure, ClassSession, ClassStudent
+from suji.web.extensions import db
+from suji.web.models import utcnow
+from suji.worksheets.classroom import ClassProblem
+
+
+def make_class(client, lang: str = "en", **form: str) -> tuple[int, str]:
+    """Make a class as a teacher with `client`; (session id, join code)."""
+    client.set_cookie("suji_lang", lang)
+    data = {"count": "3", "level": "1", "seed": "class-test", "hints": "yes", "hint_cost": "yes", **form}
+    response = client.post("/class/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    session_id = int(response.location.rsplit("/", 1)[1])
+    html = client.get(response.location).get_data(as_text=True)
+    code = re.search(r'id="join-code"[^>]*>(\w+)<', html).group(1)
+    return session_id, code
+
+
+def pupil(app, code: str, name: str, lang: str = "en"):
+    """A new browser that joins the class as `name`."""
+    browser = app.test_client()
+    browser.set_cookie("suji_lang", lang)
+    response = browser.post("/join", data={"code": code, "nickname": name})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return browser
+
+
+def problems(app, session_id: int) -> list[ClassProblem]:
+    with app.app_context():
+        cls = db.session.get(ClassSession, session_id)
+        return [ClassProblem.from_dict(p) for p in json.loads(cls.problems_json)]
+
+
+def flashes(html: str) -> list[str]:
+    return re.findall(r'class="flash flash-\w+">([^<]*)<', html)
+
+
+def answer(browser, code: str, problem: int, attempt: int, formula: str):
+    return browser.post(
+        f"/class/s/{code}/answer", data={"problem": problem, "attempt": attempt, "formula": formula}
+    )
+
+
+def page(browser, code: str) -> str:
+    return browser.get(f"/class/s/{code}").get_data(as_text=True)
+
+
+def results(client, session_id: int) -> dict:
+    response = client.get(f"/api/class/{session_id}/results")
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def test_a_class_from_start_to_end(app, client):
+    session_id, code = make_class(client)
+    dashboard = client.get(f"/class/{session_id}").get_data(as_text=True)
+    assert "Bookmark this private link" not in dashboard  # shown once, right after making the class
+    ken, aya = pupil(app, code, "Ken"), pupil(app, code, "Aya")
+    assert "has not started yet" in page(ken, code)
+    assert client.post(f"/class/{session_id}/start").status_code == 303
+    probs = problems(app, session_id)
+    assert "Problem 1 of 3" in page(ken, code)
+    # Ken: a miss, then the best formula; Aya: the best formula at once, then skips.
+    assert answer(ken, code, 0, 0, str(probs[0].roll.number_dice[0])).status_code == 303  # a value, no target
+    assert "Tries left: 2" in " ".join(flashes(page(ken, code)))
+    answer(ken, code, 0, 1, probs[0].best_formula)
+    assert f"Score: {probs[0].best_score}" in page(ken, code)
+    answer(aya, code, 0, 0, probs[0].best_formula)
+    aya.post(f"/class/s/{code}/next", data={"problem": 0})
+    aya.post(f"/class/s/{code}/skip", data={"problem": 1, "attempt": 0})
+    data = results(client, session_id)
+    assert data["students"] == 2 and data["attempts"] == 3
+    assert [r["name"] for r in data["rows"]] == ["Ken", "Aya"]
+    assert data["rows"][0]["cells"][0] == {"attempts": 2, "hints": 0, "solved": True, "done": True,
+                                           "score": probs[0].best_score}  # fmt: skip
+    assert data["rows"][1]["total"] == probs[0].best_score and data["rows"][1]["cells"][1]["done"]
+    assert data["problems"][0]["share_solved"] == 1.0 and data["problems"][0]["mistake"] == "not_target"
+    assert data["problems"][1]["mistake"] == "skipped" and data["problems"][1]["mistake_name"] == "Skipped"
+    assert "Ken" in data["html"] and "<table" in data["html"]
+    # The end: no more answers, everyone's results (with the best formulas) stay readable.
+    client.post(f"/class/{session_id}/end")
+    assert results(client, session_id)["phase"] == "ended"
+    ken.post(f"/class/s/{code}/next", data={"problem": 0})
+    response = answer(ken, code, 1, 0, probs[1].best_formula)
+    assert "This class session has ended." in flashes(page(ken, code))
+    final = page(ken, code)
+    assert f"Your total: {probs[0].best_score} of {sum(p.best_score for p in probs)} points" in final
+    assert probs[2].best_formula in final
+    assert response.status_code == 303
+    assert "Ken" in client.get(f"/class/{session_id}").get_data(as_text=True)
+
+
+def test_the_private_link_is_shown_once_and_opens_the_dashboard_elsewhere(app, client):
+    client.set_cookie("suji_lang", "en")
+    response = client.post("/class/new", data={"count": "2", "level": "2"})
+    first = client.get(response.location).get_data(as_text=True)
+    link = re.search(r'id="private-url">([^<]+)<', first).group(1)
+    assert "Bookmark this private link" in first
+    assert "Bookmark this private link" not in client.get(response.location).get_data(as_text=True)
+    other = app.test_client()
+    assert other.get(response.location).status_code == 403
+    opened = other.get(link.replace("http://localhost", ""))
+    assert opened.status_code == 303 and other.get(opened.location).status_code == 200
+    with app.app_context():  # only the hash of the token is stored
+        token = link.rsplit("/", 1)[1]
+        assert (
+            db.session.scalar(db.select(ClassSession.teacher_hash))
+            == hashlib.sha256(token.encode()).hexdigest()
+        )
+
+
+def test_the_form_refuses_bad_settings_with_messages(client):
+    client.set_cookie("suji_lang", "ja")
+    response = client.post(
+        "/class/new", data={"count": "99", "level": "9", "time_limit": "-1", "version": "Q"}
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert len(re.findall(r'class="flash flash-error"', html)) == 4
+    assert 'value="99"' in html  # what the teacher typed stays in the form
+
+
+def test_the_problems_can_be_those_of_a_printed_worksheet(app, client):
+    from suji.worksheets import sheet
+
+    session_id, _ = make_class(client, count="4", level="mixed", seed="print-7", version="C")
+    printed = sheet.build_worksheet(sheet.Settings(count=4, level="mixed", seed="print-7", versions=3))
+    assert [p.roll for p in problems(app, session_id)] == [p.roll for p in printed.versions[2].problems]
+
+
+def test_wrong_and_malformed_codes(app, client):
+    make_class(client)
+    browser = app.test_client()
+    browser.set_cookie("suji_lang", "en")
+    for code, status, text in (("", 400, "Type the class code"), ("ABC", 400, "6 letters and digits"),
+                               ("AAAAAA", 404, "There is no class with the code AAAAAA"),
+                               ("Z" * 5000, 400, "6 letters and digits")):  # fmt: skip
+        response = browser.post("/join", data={"code": code, "nickname": "Ken"})
+        assert response.status_code == status and text in response.get_data(as_text=True)
+    assert browser.get("/class/s/AAAAAA").status_code == 404
+    response = browser.get("/api/class/AAAAAA/state")
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "unknown_code"
+
+
+def test_names_in_a_class_are_unique_and_a_second_device_is_refused(app, client):
+    _, code = make_class(client)
+    first = pupil(app, code, "Ken")
+    for name in ("Ken", "KEN", " ken "):
+        other = app.test_client()
+        other.set_cookie("suji_lang", "en")
+        response = other.post("/join", data={"code": code, "nickname": name})
+        assert response.status_code == 409
+        assert "is already used in this class" in response.get_data(as_text=True)
+        assert other.get(f"/class/s/{code}").status_code == 303  # not in: sent to the join form
+    bad = app.test_client()
+    for name, text in (("", "1 to 20 characters"), ("<script>", "may use only letters")):
+        response = bad.post("/join", data={"code": code, "nickname": name}, headers={"Accept-Language": "en"})
+        assert response.status_code == 400 and text in response.get_data(as_text=True)
+    # The same browser again: it carries on as Ken, whatever name it types.
+    again = first.post("/join", data={"code": code, "nickname": "Someone"})
+    assert again.location.endswith(f"/class/s/{code}")
+    assert "Welcome back, Ken!" in " ".join(flashes(page(first, code)))
+    assert first.get(f"/join/{code.lower()}").status_code == 303
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(ClassStudent)) == 1
+
+
+def test_rejoining_from_the_same_browser_continues_where_it_left_off(app, client):
+    session_id, code = make_class(client)
+    client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code, "Ken")
+    probs = problems(app, session_id)
+    answer(ken, code, 0, 0, probs[0].best_formula)
+    ken.post(f"/class/s/{code}/next", data={"problem": 0})
+    assert "Problem 2 of 3" in page(ken, code)
+    assert ken.post("/join", data={"code": code, "nickname": "Ken"}).status_code == 303
+    assert "Problem 2 of 3" in page(ken, code)
+
+
+def test_an_ended_session_takes_no_one_new(app, client):
+    session_id, code = make_class(client)
+    client.post(f"/class/{session_id}/end")
+    browser = app.test_client()
+    response = browser.post(
+        "/join", data={"code": code, "nickname": "Late"}, headers={"Accept-Language": "en"}
+    )
+    assert response.status_code == 400 and "This class session has ended." in response.get_data(as_text=True)
+
+
+def test_a_forged_or_missing_teacher_token_opens_nothing(app, client):
+    session_id, code = make_class(client)
+    other_id, _ = make_class(client)
+    forger = app.test_client()
+    forger.set_cookie("suji_lang", "en")
+    forger.set_cookie(f"suji_class_t{session_id}", "x" * 43)
+    pupil_browser = pupil(app, code, "Ken")
+    for browser in (forger, pupil_browser):
+        for url in (f"/class/{session_id}", f"/class/{session_id}/results.csv", f"/class/{session_id}/summary",
+                    f"/class/{session_id}/qr.svg", f"/class/{session_id}/delete"):  # fmt: skip
+            assert browser.get(url).status_code == 403
+        for action in ("start", "pause", "end", "delete"):
+            assert browser.post(f"/class/{session_id}/{action}").status_code == 403
+        response = browser.get(f"/api/class/{session_id}/results")
+        assert response.status_code == 403
+        assert response.get_json()["error"]["code"] == "not_teacher"
+    # One session's token does not open another.
+    token = client.get_cookie(f"suji_class_t{other_id}").value
+    forger.set_cookie(f"suji_class_t{session_id}", token)
+    assert forger.get(f"/class/{session_id}").status_code == 403
+    assert forger.get("/class/teach/" + "y" * 43).status_code == 403
+    with app.app_context():
+        assert db.session.get(ClassSession, session_id).status == "waiting"
+
+
+def test_a_pupil_cannot_answer_another_sessions_problem(app, client):
+    session_a, code_a = make_class(client)
+    session_b, code_b = make_class(client, seed="other")
+    for session_id in (session_a, session_b):
+        client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code_a, "Ken")
+    pupil(app, code_b, "Aya")
+    probs_b = problems(app, session_b)
+    response = answer(ken, code_b, 0, 0, probs_b[0].best_formula)
+    assert response.status_code == 303 and response.location.endswith(f"/join/{code_b}")
+    response = ken.post(f"/api/class/{code_b}/hint", json={"step": 0, "roll": "0"})
+    assert response.status_code == 403 and response.get_json()["error"]["code"] == "not_joined"
+    # Nor a problem of its own session other than the current one.
+    answer(ken, code_a, 2, 0, problems(app, session_a)[2].best_formula)
+    assert "not your current one" in " ".join(flashes(page(ken, code_a)))
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(ClassAttempt)) == 0
+
+
+def test_a_form_sent_twice_counts_once(app, client):
+    session_id, code = make_class(client)
+    client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code, "Ken")
+    answer(ken, code, 0, 0, "9999")
+    answer(ken, code, 0, 0, "9999")
+    assert "sent twice" in " ".join(flashes(page(ken, code)))
+    assert results(client, session_id)["attempts"] == 1
+
+
+def test_many_pupils_answer_at_once_and_nothing_is_lost_or_doubled(app, client):
+    session_id, code = make_class(client, count="2")
+    client.post(f"/class/{session_id}/start")
+    probs = problems(app, session_id)
+    browsers = [pupil(app, code, f"P{i}") for i in range(12)]
+    errors: list[BaseException] = []
+
+    def work(browser) -> None:
+        try:
+            for _ in range(2):  # each form twice, as a double tap would: one of each pair counts
+                answer(browser, code, 0, 0, "9999")
+            answer(browser, code, 0, 1, probs[0].best_formula)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(b,)) for b in browsers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    data = results(client, session_id)
+    assert data["attempts"] == 24
+    assert all(r["cells"][0]["attempts"] == 2 and r["cells"][0]["solved"] for r in data["rows"])
+
+
+def test_paused_not_started_and_time_limit_are_enforced_on_the_server(app, client):
+    session_id, code = make_class(client, time_limit="10")
+    ken = pupil(app, code, "Ken")
+    probs = problems(app, session_id)
+    answer(ken, code, 0, 0, probs[0].best_formula)
+    assert "has not started yet" in " ".join(flashes(page(ken, code)))
+    client.post(f"/class/{session_id}/start")
+    client.post(f"/class/{session_id}/pause")
+    answer(ken, code, 0, 0, probs[0].best_formula)
+    assert "The class is paused" in " ".join(flashes(page(ken, code)))
+    assert (
+        ken.post(f"/api/class/{code}/hint", json={"step": 0, "roll": "0"}).get_json()["error"]["code"]
+        == "paused"
+    )
+    with app.app_context():  # the pause lasted 5 minutes: the end moves back by as much
+        cls = db.session.get(ClassSession, session_id)
+        cls.paused_at -= timedelta(minutes=5)
+        before = cls.ends_at
+        db.session.commit()
+    client.post(f"/class/{session_id}/start")
+    with app.app_context():
+        after = db.session.get(ClassSession, session_id).ends_at
+        assert timedelta(minutes=4, seconds=59) < after - before <= timedelta(minutes=5, seconds=1)
+        cls = db.session.get(ClassSession, session_id)
+        cls.ends_at = utcnow() - timedelta(seconds=1)
+        db.session.commit()
+    answer(ken, code, 0, 0, probs[0].best_formula)
+    html = page(ken, code)
+    assert "Time is up. You cannot answer any more." in flashes(html) and "Time is up!" in html
+    data = results(client, session_id)
+    assert data["attempts"] == 0 and data["phase"] == "ended" and data["time_up"]
+    assert ken.get(f"/api/class/{code}/state").get_json()["phase"] == "ended"
+
+
+def test_hints_are_counted_priced_and_refused_when_off(app, client):
+    session_id, code = make_class(client)
+    client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code, "Ken")
+    first = ken.post(f"/api/class/{code}/hint", json={"step": 0, "roll": "0"})
+    assert first.status_code == 200 and first.get_json()["more"] and first.get_json()["hints_used"] == 1
+    assert ken.post(f"/api/class/{code}/hint", json={"step": 2, "roll": "0"}).status_code == 400
+    assert ken.post(f"/api/class/{code}/hint", json={"step": 0, "roll": "1"}).status_code == 409
+    assert ken.post(f"/api/class/{code}/hint", data="not json").get_json()["error"]["code"] == "not_json"
+    html = page(ken, code)
+    assert 'data-hint-step="1"' in html and html.count("<li>") >= 1
+    probs = problems(app, session_id)
+    answer(ken, code, 0, 0, probs[0].best_formula)
+    price = -(-probs[0].best_score // 4)
+    assert results(client, session_id)["rows"][0]["cells"][0] == {
+        "attempts": 1,
+        "hints": 1,
+        "solved": True,
+        "done": True,
+        "score": probs[0].best_score - price,
+    }
+    off_id, off_code = make_class(client, hints="no")
+    client.post(f"/class/{off_id}/start")
+    aya = pupil(app, off_code, "Aya", lang="ja")
+    response = aya.post(f"/api/class/{off_code}/hint", json={"step": 0, "roll": "0"})
+    assert response.status_code == 400 and response.get_json()["error"]["code"] == "no_hints"
+    assert "ヒント" in response.get_json()["error"]["message"]
+    assert "hint-button" not in page(aya, off_code)
+
+
+def test_join_attempts_are_rate_limited_in_the_database(app, client):
+    app.config["SUJI_CLASS_JOIN_LIMIT"] = 3
+    _, code = make_class(client)
+    guesser = app.test_client()
+    for _ in range(3):
+        assert guesser.post("/join", data={"code": "AAAAAA", "nickname": "x"}).status_code == 404
+    refused = guesser.post("/join", data={"code": code, "nickname": "x"}, headers={"Accept-Language": "en"})
+    assert refused.status_code == 429 and "Too many wrong codes" in refused.get_data(as_text=True)
+    # The count is in the database, so another app server on it refuses too.
+    from suji.web import create_app
+
+    other = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                        "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "SUJI_CLASS_JOIN_LIMIT": 3})  # fmt: skip
+    assert other.test_client().post("/join", data={"code": code, "nickname": "y"}).status_code == 429
+    # Past the window the client may try again.
+    with app.app_context():
+        for failure in db.session.scalars(db.select(ClassJoinFailure)):
+            failure.created_at -= timedelta(minutes=11)
+        db.session.commit()
+    assert guesser.post("/join", data={"code": code, "nickname": "x"}).status_code == 303
+
+
+def test_delete_removes_the_session_and_all_its_answers(app, client):
+    session_id, code = make_class(client)
+    keep_id, keep_code = make_class(client, seed="keep")
+    for sid in (session_id, keep_id):
+        client.post(f"/class/{sid}/start")
+    for c in (code, keep_code):
+        answer(pupil(app, c, "Ken"), c, 0, 0, "9999")
+    assert "cannot be undone" in client.get(f"/class/{session_id}/delete").get_data(as_text=True)
+    response = client.post(f"/class/{session_id}/delete")
+    assert response.status_code == 303
+    assert client.get(f"/class/{session_id}").status_code == 403
+    with app.app_context():
+        for model in (ClassSession, ClassStudent, ClassAnswer, ClassAttempt):
+            assert db.session.scalar(db.select(db.func.count()).select_from(model)) == 1
+    assert pupil(app, keep_code, "Aya")
+
+
+def test_old_sessions_are_purged_after_the_set_number_of_days(app, client):
+    old_id, old_code = make_class(client)
+    client.post(f"/class/{old_id}/start")
+    answer(pupil(app, old_code, "Ken"), old_code, 0, 0, "9999")
+    new_id, _ = make_class(client, seed="new")
+    with app.app_context():
+        db.session.get(ClassSession, old_id).created_at -= timedelta(days=31)
+        db.session.get(ClassSession, new_id).created_at -= timedelta(days=29)
+        db.session.commit()
+        assert purge_expired() == 1
+        assert [s.id for s in db.session.scalars(db.select(ClassSession))] == [new_id]
+        for model in (ClassStudent, ClassAnswer, ClassAttempt):
+            assert db.session.scalar(db.select(db.func.count()).select_from(model)) == 0
+        assert purge_expired(days=7) == 1
+    # Making a session purges too, with the configured number of days.
+    app.config["SUJI_CLASS_RETENTION_DAYS"] = 2
+    third, third_code = make_class(client, seed="third")
+    with app.app_context():
+        db.session.get(ClassSession, third).created_at -= timedelta(days=3)
+        db.session.commit()
+    _, fourth_code = make_class(client, seed="fourth")
+    with app.app_context():
+        assert list(db.session.scalars(db.select(ClassSession.code))) == [fourth_code]
+
+
+def test_csv_summary_and_qr(app, client):
+    session_id, code = make_class(client, lang="ja")
+    client.post(f"/class/{session_id}/start")
+    answer(pupil(app, code, "けんた"), code, 0, 0, "9999")
+    response = client.get(f"/class/{session_id}/results.csv")
+    assert response.mimetype == "text/csv" and response.data.startswith(b"\xef\xbb\xbf")
+    assert "けんた" in response.data.decode("utf-8-sig")
+    assert code in response.headers["Content-Disposition"]
+    summary = client.get(f"/class/{session_id}/summary").get_data(as_text=True)
+    assert "けんた" in summary and problems(app, session_id)[0].best_formula in summary
+    qr = client.get(f"/class/{session_id}/qr.svg")
+    assert qr.mimetype == "image/svg+xml" and qr.data.lstrip().startswith(b"<svg")
+    import segno
+
+    expected = io.BytesIO()  # the QR code holds exactly the join URL
+    segno.make(f"http://localhost/join/{code}", error="m").save(
+        expected, kind="svg", scale=8, border=2, xmldecl=False
+    )
+    assert qr.data == expected.getvalue()
+
+
+def test_bad_ids_and_oversized_input_never_give_a_500(app, client):
+    session_id, code = make_class(client)
+    for url in ("/class/0", "/class/99999999999999999999999", f"/class/{2**63}/summary", f"/class/{2**64}/qr.svg",
+                "/api/class/99999999999999999999/results", "/class/s/" + "A" * 3000, "/join/" + "!" * 300):  # fmt: skip
+        assert client.get(url).status_code in (200, 303, 403, 404), url
+    client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code, "Ken")
+    for data in ({"problem": "9" * 40, "attempt": "0", "formula": "1"}, {"problem": "0", "attempt": "x" * 9999},
+                 {"problem": "-1", "attempt": "0", "formula": "1"},
+                 {"problem": "0", "attempt": "0", "formula": "1+" * 20000}):  # fmt: skip
+        assert ken.post(f"/class/s/{code}/answer", data=data).status_code in (303, 413)
+    for body in (
+        {"step": 10**30, "roll": "0"},
+        {"step": -1, "roll": "0"},
+        {"step": 0, "roll": "9" * 50},
+        [],
+        "x",
+    ):
+        response = ken.post(f"/api/class/{code}/hint", json=body)
+        assert 400 <= response.status_code < 500 and "error" in response.get_json()
+    assert ken.post(f"/class/{2**64}/start").status_code == 403
+
+
+def test_csrf_is_required_on_every_form_and_json_post(csrf_app):
+    client = csrf_app.test_client()
+    client.set_cookie("suji_lang", "en")
+    assert client.post("/class/new", data={"count": "2"}).status_code == 400
+    assert client.post("/join", data={"code": "AAAAAA", "nickname": "x"}).status_code == 400
+    response = client.post("/api/class/AAAAAA/hint", json={"step": 0})
+    assert response.status_code == 400 and response.get_json()["error"]["code"] == "csrf"
+    html = client.get("/class/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    assert client.post("/class/new", data={"count": "2", "csrf_token": token}).status_code == 303
+
+
+def test_the_migrations_make_exactly_the_models_tables(app):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from suji.web.models import ensure_schema
+
+    with app.app_context():
+        ensure_schema()
+        with db.engine.connect() as connection:
+            diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    assert diff == []
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_page_is_in_the_readers_language(app, client, lang):
+    session_id, code = make_class(client, lang=lang)
+    ken = pupil(app, code, "Ken", lang=lang)
+    word = {"ja": "クラス", "en": "Class"}[lang]
+    for browser, url in ((client, "/class/new"), (client, f"/class/{session_id}"), (client, f"/class/{session_id}/summary"),
+                         (ken, "/join"), (ken, f"/class/s/{code}")):  # fmt: skip
+        html = browser.get(url).get_data(as_text=True)
+        assert f'<html lang="{lang}">' in html and word in html, url

@@ -1,0 +1,218 @@
+"""suji.worksheets.classroom: settings, problems as the worksheet's, codes, names, grading, hints, the grid, the CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from suji.rules.dice import Roll
+from suji.worksheets import classroom as core
+from suji.worksheets import sheet
+from suji.worksheets.classroom import ClassError, ClassSettings, Progress
+
+
+def test_settings_are_read_like_the_worksheet_form():
+    settings, errors = core.parse_settings(
+        {"count": "８", "level": "Mixed", "seed": " abc ", "version": "b", "time_limit": "15", "hints": "yes",
+         "hint_cost": "no"}
+    )  # fmt: skip
+    assert errors == []
+    assert settings == ClassSettings(8, "mixed", "abc", 1, 15, True, False)
+    assert settings.version_label == "B"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "code"),
+    [("count", "0", "count"), ("count", "21", "count"), ("count", "x", "count"), ("level", "4", "sheet"),
+     ("seed", "a\nb", "sheet"), ("seed", "😀", "sheet"), ("version", "G", "version"), ("time_limit", "0", "time_limit"),
+     ("time_limit", "181", "time_limit"), ("hints", "maybe", "yes_no"), ("hint_cost", "", "yes_no")],
+)  # fmt: skip
+def test_bad_settings_are_named_with_a_message_in_both_languages(field, value, code):
+    _, errors = core.parse_settings({field: value})
+    assert [(e.field, e.code) for e in errors] == [(field, code)]
+    english, japanese = errors[0].message("en"), errors[0].message("ja")
+    assert english and japanese and english != japanese
+
+
+def test_an_empty_time_limit_means_none():
+    settings, errors = core.parse_settings({"time_limit": " "})
+    assert errors == [] and settings.time_limit is None
+
+
+def test_problems_are_the_worksheets_problems_for_the_same_seed_and_version():
+    for level, version in ((1, 0), (sheet.MIXED, 2)):
+        settings = ClassSettings(count=4, level=level, seed="class-42", version=version)
+        problems = core.choose_problems(settings)
+        printed = sheet.build_worksheet(sheet.Settings(count=4, level=level, seed="class-42", versions=3))
+        assert [p.roll for p in problems] == [p.roll for p in printed.versions[version].problems]
+        assert [p.level for p in problems] == [p.level for p in printed.versions[version].problems]
+        assert [p.number for p in problems] == [1, 2, 3, 4]
+    other = core.choose_problems(ClassSettings(count=4, level=1, seed="class-43"))
+    assert [p.roll for p in other] != [
+        p.roll for p in core.choose_problems(ClassSettings(count=4, seed="class-42"))
+    ]
+
+
+def test_best_score_is_with_every_die_and_its_formula_makes_it():
+    for problem in core.choose_problems(ClassSettings(count=5, level=1, seed="best")):
+        result = core.check(problem.best_formula, problem.roll)
+        assert result.target is not None and result.score == problem.best_score
+        # At least as good as the worksheet key, which keeps to the level's operators.
+        assert problem.best_score >= core.level_solution(problem.roll, 1).top.score
+
+
+def test_problems_survive_a_round_trip_through_json():
+    problems = core.choose_problems(ClassSettings(count=3, level=3, seed="json"))
+    assert tuple(core.ClassProblem.from_dict(p.to_dict()) for p in problems) == problems
+    settings = ClassSettings(count=3, level="mixed", seed="s", version=2, time_limit=5, hints=False)
+    assert ClassSettings.from_dict(settings.to_dict()) == settings
+
+
+def test_a_new_seed_is_chosen_only_when_none_is_given():
+    assert core.with_seed(ClassSettings(seed="x")).seed == "x"
+    assert core.with_seed(ClassSettings()).seed.isdigit()
+    with pytest.raises(ValueError):
+        core.choose_problems(ClassSettings())
+
+
+def test_codes_have_no_look_alikes_and_are_read_forgivingly():
+    assert not set("0O1IL5S2Z8B") & set(core.CODE_ALPHABET)
+    codes = {core.new_code() for _ in range(200)}
+    assert all(len(c) == 6 and set(c) <= set(core.CODE_ALPHABET) for c in codes)
+    assert core.new_code(taken=codes) not in codes
+    assert core.clean_code(" km4-7tq ".replace("4", "3")) == "KM37TQ"
+    assert core.clean_code("ＫＭ３７ＴＱ") == "KM37TQ"
+    for bad, code in (("", "no_code"), ("KM37T", "bad_code"), ("KM37TQQ", "bad_code"), ("KM3OTQ", "bad_code"),
+                      ("x" * 10_000, "bad_code")):  # fmt: skip
+        with pytest.raises(ClassError) as caught:
+            core.clean_code(bad)
+        assert caught.value.code == code
+
+
+def test_names_follow_the_leaderboards_rules_and_compare_without_case():
+    assert core.clean_name("  Ken   Sato ") == "Ken Sato"
+    assert core.name_key("KEN") == core.name_key("ken") == core.name_key("ｋｅｎ")
+    for bad, code in (("", "nickname_length"), ("a" * 21, "nickname_length"), ("<b>", "nickname_chars")):
+        with pytest.raises(ClassError) as caught:
+            core.clean_name(bad)
+        assert caught.value.code == code
+        assert caught.value.message("ja") != caught.value.message("en")
+
+
+ROLL = Roll.of([2, 1, 4, 1, 3], ["+", "+", "^2", "-"], [4, 4, 6])
+PROBLEM = core.ClassProblem(1, 3, ROLL, best_score=24, best_formula="21²+4+1")
+
+
+def test_a_made_target_scores_and_ends_the_problem():
+    progress, attempt = core.grade("21^2+4+1", PROBLEM, Progress(), ClassSettings())
+    assert progress == Progress(attempts=1, solved=True, done=True, score=24, formula="21^2+4+1")
+    assert attempt.error_code is None and attempt.number == 1
+
+
+def test_misses_use_up_the_tries_and_are_named_by_their_error_code():
+    settings = ClassSettings()
+    progress, attempt = core.grade("3+3", PROBLEM, Progress(), settings)
+    assert attempt.error_code == "used_too_often" and not progress.done and progress.attempts == 1
+    progress, attempt = core.grade("2+1", PROBLEM, progress, settings)
+    assert attempt.error_code == core.NOT_TARGET and not progress.done
+    progress, attempt = core.grade("21²++4", PROBLEM, progress, settings)
+    assert attempt.error_code == "adjacent_operators" and attempt.number == 3
+    assert progress.done and not progress.solved and progress.score == 0
+    with pytest.raises(ClassError) as caught:
+        core.grade("21²+4+1", PROBLEM, progress, settings)
+    assert caught.value.code == "problem_done"
+
+
+def test_an_empty_formula_is_refused_and_not_counted():
+    with pytest.raises(ClassError) as caught:
+        core.grade("   ", PROBLEM, Progress(), ClassSettings())
+    assert caught.value.code == "empty_formula"
+
+
+def test_hints_cost_a_quarter_of_the_best_score_when_the_teacher_says_so():
+    assert core.hint_price(PROBLEM, ClassSettings(hint_cost=True)) == 6
+    assert core.hint_price(core.ClassProblem(1, 1, ROLL, 45, ""), ClassSettings()) == 12  # rounded up
+    assert core.hint_price(PROBLEM, ClassSettings(hint_cost=False)) == 0
+    progress = Progress()
+    for step in range(2):
+        progress, hint = core.take_hint(PROBLEM, progress, ClassSettings(), step)
+        assert hint.message("ja")
+    progress, _ = core.take_hint(PROBLEM, progress, ClassSettings(), 0)  # seen before: free
+    assert progress.hints_used == 2
+    progress, _ = core.grade("21²+4+1", PROBLEM, progress, ClassSettings())
+    assert progress.score == 24 - 2 * 6
+    four = Progress(hints_used=4)
+    assert core.grade("21²+4+1", PROBLEM, four, ClassSettings())[0].score == 0
+    assert core.grade("21²+4+1", PROBLEM, four, ClassSettings(hint_cost=False))[0].score == 24
+
+
+def test_hints_come_in_order_and_only_when_allowed():
+    for settings, progress, step, code in (
+        (ClassSettings(hints=False), Progress(), 0, "no_hints"),
+        (ClassSettings(), Progress(), 1, "not_step"),
+        (ClassSettings(), Progress(), 4, "not_step"),
+        (ClassSettings(), Progress(), True, "not_step"),
+        (ClassSettings(), Progress(), "0", "not_step"),
+        (ClassSettings(), Progress(done=True), 0, "problem_done"),
+    ):
+        with pytest.raises(ClassError) as caught:
+            core.take_hint(PROBLEM, progress, settings, step)
+        assert caught.value.code == code
+
+
+def test_skipping_scores_zero():
+    assert core.skip(Progress(attempts=1)) == Progress(attempts=1, done=True)
+    with pytest.raises(ClassError):
+        core.skip(Progress(done=True))
+
+
+def _grid():
+    problems = (PROBLEM, core.ClassProblem(2, 1, ROLL, 10, "x"))
+    students = [
+        ("Aki", 2, {0: Progress(1, 0, True, True, 24), 1: Progress(3, 1, False, True, 0)}),
+        ("-Ben", 1, {0: Progress(2, 0, True, True, 20), 1: Progress(1, 0, False, False, 0)}),
+        ("ちえ", 0, {}),
+    ]
+    mistakes = [(0, "not_target", 1), (1, "not_target", 2), (1, "adjacent_operators", 2), (1, "skipped", 1)]
+    return core.results(problems, students, mistakes)
+
+
+def test_the_grid_totals_shares_and_most_common_mistake():
+    grid = _grid()
+    assert [(r.name, r.total, r.best_total) for r in grid.rows] == [
+        ("Aki", 24, 34),
+        ("-Ben", 20, 34),
+        ("ちえ", 0, 34),
+    ]
+    assert grid.rows[2].cells == (None, None)
+    first, second = grid.columns
+    assert (first.solved, first.students, first.percent_solved, first.tried) == (2, 3, 67, 2)
+    assert (second.solved, second.percent_solved) == (0, 0)
+    assert (first.mistake, first.mistake_count) == ("not_target", 1)
+    # A tie (2 and 2) goes to the code first in alphabetical order, on every server.
+    assert (second.mistake, second.mistake_count) == ("adjacent_operators", 2)
+    assert grid.attempts == 7 and grid.best_total == 34
+    assert core.mistake_name("adjacent_operators", "ja") != core.mistake_name("adjacent_operators", "en")
+    assert core.mistake_name("something_new", "en") == "Another mistake"
+    assert core.mistake_name(None, "en") == ""
+
+
+def test_every_checker_error_code_has_a_mistake_name():
+    from suji.rules import formula
+
+    assert set(formula.MESSAGES) <= set(core.MISTAKE_NAMES)
+
+
+def test_csv_has_a_bom_translated_headers_and_safe_names():
+    data = core.results_csv(_grid(), "ja")
+    assert data.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert rows[0][:3] == [core.translate(core.TEXTS[k], "ja") for k in ("nickname", "total", "best_total")]
+    assert len(rows[0]) == 3 + 2 * 5 and len(rows) == 4
+    assert rows[1][:8] == ["Aki", "24", "34", "24", "24", "1", "0", core.translate("yes", "ja")]
+    assert rows[2][0] == "'-Ben"  # a spreadsheet must not read a name as a formula
+    assert rows[2][8:13] == ["", "10", "1", "0", core.translate("no", "ja")]  # not finished: no score yet
+    assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "10", "", "", ""]
+    assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best possible")
