@@ -12,7 +12,6 @@ back to be fixed; a valid formula whose value is not a target is a final answer 
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -20,6 +19,7 @@ from functools import lru_cache
 
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
+from suji.core.nicknames import clean_nickname
 from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
@@ -37,7 +37,6 @@ from suji.solver.search import solve
 DEFAULT_TARGETS = 5
 MAX_TARGETS = 10
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-NICKNAME_MAX = 20
 OPEN, ANSWERED, GAVE_UP = "open", "answered", "gave_up"  # a hand's status
 SOLO, PARTY = "solo", "party"  # a game's mode (the daily puzzle is a hand of its own)
 PLAYING, FINISHED = "playing", "finished"  # a game's status
@@ -56,8 +55,6 @@ MESSAGES = {
     "bad_count": N_("Choose a number from %(low)s to %(high)s."),
     "players_count": N_("A game needs 2 to 6 players."),
     "same_name": N_("Two players have the same name: %(name)s"),
-    "nickname_length": N_("A name must be 1 to 20 characters long."),
-    "nickname_chars": N_("A name may use only letters, digits, kana, kanji, spaces, - and _."),
 }
 
 
@@ -362,30 +359,6 @@ def check_count(value: object, low: int, high: int, default: int | None = None) 
 
 
 # ---- names ----
-
-_NAME_PUNCTUATION = {" ", "-", "_"}
-
-
-# Letters by category that show nothing (Hangul fillers, the Braille blank is not a letter anyway): a name made
-# of them would be a blank line on the leaderboard.
-_INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
-
-
-def clean_nickname(name: object) -> str:
-    """A nickname or player name, checked: 1–20 characters of letters, digits, kana, kanji, space, - and _.
-
-    The text is NFC-normalised and trimmed; runs of spaces become one. Anything else raises GameError.
-    """
-    text = " ".join(unicodedata.normalize("NFC", str(name or "")).split())  # also turns U+3000 into a space
-    if not 1 <= len(text) <= NICKNAME_MAX:
-        raise GameError("nickname_length")
-    for char in text:
-        category = unicodedata.category(char)
-        if char in _INVISIBLE_LETTERS or not (
-            category.startswith("L") or category == "Nd" or char in _NAME_PUNCTUATION
-        ):
-            raise GameError("nickname_chars")
-    return text
 
 
 def clean_players(names: Iterable[object]) -> list[str]:

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.core.nicknames import NicknameError, clean_nickname
 from suji.play import games
 from suji.play.games import GameError, Hand
 from suji.rules.dice import DiceError, Roll
@@ -165,8 +166,8 @@ def nickname() -> Response:
     """Set or change the player's nickname (shown on the daily leaderboard)."""
     back = _safe_back(request.form.get("next", ""))
     try:
-        name = games.clean_nickname(request.form.get("nickname", ""))
-    except GameError as error:
+        name = clean_nickname(request.form.get("nickname", ""))
+    except NicknameError as error:
         return _fail(error.message(lang()), back)
     player = current_player(create=True)
     assert player is not None
@@ -239,7 +240,7 @@ def new_party() -> Response | tuple[str, int]:
     try:
         players = games.clean_players(names)
         rounds = games.check_count(request.form.get("rounds"), 1, games.MAX_TARGETS, DEFAULT_ROUNDS)
-    except GameError as error:
+    except (GameError, NicknameError) as error:
         flash(error.message(lang()), "error")
         shown = (names + [""] * games.MAX_PLAYERS)[: games.MAX_PLAYERS]
         page = render_template(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from suji.core.errors import SujiError
 from suji.core.i18n import N_, translate
-from suji.play.games import GameError, clean_nickname
+from suji.core.nicknames import NicknameError, clean_nickname
 from suji.rules.dice import Roll
 from suji.rules.scoring import check
 from suji.solver.hints import Hint, hints
@@ -67,8 +67,7 @@ MESSAGES = {
     "unknown_code": N_("There is no class with the code %(given)s. Check the code on the board."),
     "ended": N_("This class session has ended."),
     "name_taken": N_("The name “%(name)s” is already used in this class. Choose another name."),
-    "nickname_length": N_("A name must be 1 to 20 characters long."),
-    "nickname_chars": N_("A name may use only letters, digits, kana, kanji, spaces, - and _."),
+    **NicknameError.MESSAGES,
     "too_many_tries": N_("Too many wrong codes from this device. Wait %(minutes)s minutes and try again."),
     "not_started": N_("The class has not started yet. Wait for your teacher."),
     "paused": N_("The class is paused. Wait for your teacher."),
@@ -333,10 +332,10 @@ def clean_code(text: object) -> str:
 
 
 def clean_name(name: object) -> str:
-    """A pupil's nickname by the leaderboard's rules (suji.play.games.clean_nickname), or ClassError."""
+    """A pupil's nickname by the leaderboard's rules (suji.core.nicknames), or ClassError."""
     try:
         return clean_nickname(str(name or "")[:200])
-    except GameError as error:
+    except NicknameError as error:
         raise ClassError(error.code, "nickname") from None
 
 

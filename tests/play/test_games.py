@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+from suji.core.nicknames import NicknameError, clean_nickname
 from suji.play import games
 from suji.play.games import GameError, Hand
 from suji.rules.dice import (
@@ -224,7 +225,7 @@ def test_daily_rerolls_are_seeded_by_date_choice_and_count():
      ("a-b", "a-b"), ("x" * 20, "x" * 20), ("ＡＢＣ１２", "ＡＢＣ１２"), ("ゆうきー", "ゆうきー")],
 )  # fmt: skip
 def test_good_nicknames(name, clean):
-    assert games.clean_nickname(name) == clean
+    assert clean_nickname(name) == clean
 
 
 @pytest.mark.parametrize(
@@ -235,8 +236,8 @@ def test_good_nicknames(name, clean):
      ("\u3164\u3164\u3164", "nickname_chars"), ("a\u115fb", "nickname_chars")],
 )  # fmt: skip
 def test_bad_nicknames(name, code):
-    with pytest.raises(GameError) as error:
-        games.clean_nickname(name)
+    with pytest.raises(NicknameError) as error:
+        clean_nickname(name)
     assert error.value.code == code
 
 
