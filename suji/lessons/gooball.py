@@ -20,6 +20,7 @@ from functools import cache
 
 from suji.core.i18n import N_, NP_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
+from suji.lessons.live import Live, at_least, one_hot, totals
 from suji.lessons.stats import wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
 
@@ -362,28 +363,52 @@ def simulate_table_turns(n: int, seed: int, players: int = 3) -> list[int]:
 # ---- the lesson --------------------------------------------------------------------------------------------
 
 
+REACH = tuple(range(4, 19))  # distances to the centre the reach experiment asks about
+
+
+def _power_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One power roll: how far it lets the ball move (power + 5 inches)."""
+    power = rng.randint(1, SIDES)
+    return one_hot(power - 1, SIDES), (power,)
+
+
+def _reach_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One power roll: which distances it reaches."""
+    power = rng.randint(1, SIDES)
+    return at_least(power + EXTRA, REACH), (power,)
+
+
+def _bump_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One bump: the mover's and the other ball's power; win, tie or lose."""
+    a, b = rng.randint(1, SIDES), rng.randint(1, SIDES)
+    return (int(a > b), int(a == b), int(a < b)), (a, b)
+
+
+def _push_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One bump: how far the loser is pushed (0 on a tie)."""
+    a, b = rng.randint(1, SIDES), rng.randint(1, SIDES)
+    return one_hot(abs(a - b), SIDES), (a, b)
+
+
+LIVE_MOVEMENT = Live(_power_trial, dice=(SIDES,))
+LIVE_REACH = Live(_reach_trial, dice=(SIDES,))
+LIVE_BUMP = Live(_bump_trial, dice=(SIDES, SIDES))
+LIVE_PUSH = Live(_push_trial, dice=(SIDES, SIDES))
+
+
 def _run_movement(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
-    counts: dict[int, int] = {}
-    for _ in range(n):
-        m = rng.randint(1, SIDES) + EXTRA
-        counts[m] = counts.get(m, 0) + 1
-    return Outcome(
-        [Row(str(m), p, counts.get(m, 0) / n) for m, p in movement_distribution().items()], n, seed
-    )
+    counts = totals(LIVE_MOVEMENT, n, seed)
+    moves = movement_distribution()
+    return Outcome([Row(str(m), p, counts[i] / n) for i, (m, p) in enumerate(moves.items())], n, seed)
 
 
 def _run_bump(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
-    tally = {"win": 0, "tie": 0, "lose": 0}
-    for _ in range(n):
-        a, b = rng.randint(1, SIDES), rng.randint(1, SIDES)
-        tally["win" if a > b else "tie" if a == b else "lose"] += 1
+    counts = totals(LIVE_BUMP, n, seed)
     names = {"win": N_("the mover wins"), "tie": N_("tie: nobody is pushed"), "lose": N_("the mover loses")}
     return Outcome(
         [
-            Row(Msg(names[k]), p, tally[k] / n, wilson_interval(tally[k], n))
-            for k, p in bump_outcomes().items()
+            Row(Msg(names[k]), p, counts[i] / n, wilson_interval(int(counts[i]), n))
+            for i, (k, p) in enumerate(bump_outcomes().items())
         ],
         n,
         seed,
@@ -391,21 +416,17 @@ def _run_bump(n: int, seed: int, lang: str) -> Outcome:
 
 
 def _run_push(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
-    counts: dict[int, int] = {}
-    for _ in range(n):
-        k = abs(rng.randint(1, SIDES) - rng.randint(1, SIDES))
-        counts[k] = counts.get(k, 0) + 1
-    return Outcome([Row(str(k), p, counts.get(k, 0) / n) for k, p in push_distribution().items()], n, seed)
+    counts = totals(LIVE_PUSH, n, seed)
+    return Outcome([Row(str(k), p, counts[k] / n) for k, p in push_distribution().items()], n, seed)
 
 
 def _run_reach(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
-    rows = []
-    for d in range(4, 19):
-        hits = sum(rng.randint(1, SIDES) + EXTRA >= d for _ in range(n))
-        rows.append(Row(str(d), p_reach(d), hits / n, wilson_interval(hits, n)))
-    return Outcome(rows, n, seed)
+    hits = totals(LIVE_REACH, n, seed)
+    return Outcome(
+        [Row(str(d), p_reach(d), hits[i] / n, wilson_interval(int(hits[i]), n)) for i, d in enumerate(REACH)],
+        n,
+        seed,
+    )
 
 
 def _run_turns(n: int, seed: int, lang: str) -> Outcome:
@@ -530,13 +551,23 @@ LESSON = Lesson(
     replay=lambda seed, moves, args: replay(seed, moves),
     experiments=(
         Experiment(
-            "movement", N_("How far can you move? (power + 5 inches)"), _run_movement, x_title=N_("inches")
+            "movement",
+            N_("How far can you move? (power + 5 inches)"),
+            _run_movement,
+            x_title=N_("inches"),
+            live=LIVE_MOVEMENT,
         ),
         Experiment(
-            "reach", N_("P(you can reach the centre) from d inches away"), _run_reach, x_title=N_("inches")
+            "reach",
+            N_("P(you can reach the centre) from d inches away"),
+            _run_reach,
+            x_title=N_("inches"),
+            live=LIVE_REACH,
         ),
-        Experiment("bump", N_("Who wins a bump?"), _run_bump),
-        Experiment("push", N_("How far is the loser pushed?"), _run_push, x_title=N_("inches")),
+        Experiment("bump", N_("Who wins a bump?"), _run_bump, live=LIVE_BUMP),
+        Experiment(
+            "push", N_("How far is the loser pushed?"), _run_push, x_title=N_("inches"), live=LIVE_PUSH
+        ),
         Experiment(
             # 0.063 ms a game: 0.4 s at the cap
             "turns",

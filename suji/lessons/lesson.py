@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from suji.core.i18n import translate, translate_plural
+from suji.lessons.live import Live
 from suji.lessons.stats import DEFAULT_TRIALS, MAX_TRIALS
 from suji.lessons.steps import Step
 
@@ -83,6 +84,11 @@ class Experiment:
     x_title: str = ""  # msgid
     exact_label: str = ""  # msgid; defaults to "exact" in the pages
     extras: Callable[[], dict[str, Any]] | None = None  # more for the page (stored results beside the run)
+    # The seed of the first view: chosen where a pupil's first picture of a few rows should not show the 1 run in
+    # 20 whose interval misses (any other seed is a fair run).
+    default_seed: int = 1
+    # One trial of the experiment, when the browser can run it live (suji.lessons.live).
+    live: Live | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from suji.core.i18n import N_, NP_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
+from suji.lessons.live import Live, totals
 from suji.lessons.stats import wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
 
@@ -425,13 +426,46 @@ def simulate_games(n: int, seed: int, students: int = 6) -> tuple[int, list[int]
 # ---- the lesson --------------------------------------------------------------------------------------------
 
 
+def _awake_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One status roll of the student die: awake or asleep."""
+    face = rng.randint(1, STUDENT_DIE)
+    awake = int(is_awake(face))
+    return (awake, 1 - awake), (face,)
+
+
+CALLED_CASES = tuple((students, out) for students in VARIANTS for out in (0, 1))
+
+
+def _called_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One turn in each class size, with and without a student on a break: is desk 1 (ours) called?"""
+    hits = []
+    for students, out in CALLED_CASES:
+        # Desk 1 is ours; with one student out, desk 2 is empty and the professor re-rolls on it.
+        while (desk := rng.randint(1, students)) == 2 and out:
+            pass
+        hits.append(int(desk == 1))
+    return tuple(hits), ()
+
+
+def _choices_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One turn of each choice: looking good (d6 up), the damage of looking bad (5d6 down), called asleep."""
+    good = rng.randint(1, 6)
+    damage = [rng.randint(1, 6) for _ in range(5)]
+    asleep = rng.randint(1, 6)
+    return (good, 0, sum(damage), -asleep), (good, *damage, asleep)
+
+
+LIVE_AWAKE = Live(_awake_trial, dice=(STUDENT_DIE,))
+LIVE_CALLED = Live(_called_trial)
+LIVE_CHOICES = Live(_choices_trial, dice=(6,) * 7)
+
+
 def _run_awake(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
-    awake = sum(is_awake(rng.randint(1, STUDENT_DIE)) for _ in range(n))
+    awake, asleep = (int(c) for c in totals(LIVE_AWAKE, n, seed))
     return Outcome(
         [
             Row(Msg(N_("awake")), p_awake(), awake / n, wilson_interval(awake, n)),
-            Row(Msg(N_("asleep")), 1 - p_awake(), (n - awake) / n, wilson_interval(n - awake, n)),
+            Row(Msg(N_("asleep")), 1 - p_awake(), asleep / n, wilson_interval(asleep, n)),
         ],
         n,
         seed,
@@ -439,33 +473,23 @@ def _run_awake(n: int, seed: int, lang: str) -> Outcome:
 
 
 def _run_called(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
+    hits = totals(LIVE_CALLED, n, seed)
     rows = []
-    for students in VARIANTS:
-        for out in (0, 1):
-            hits = 0
-            for _ in range(n):
-                # Desk 1 is ours; with one student out, desk 2 is empty and the professor re-rolls on it.
-                while (desk := rng.randint(1, students)) == 2 and out:
-                    pass
-                hits += desk == 1
-            label = N_("%(n)s students") if not out else N_("%(n)s students, one on a break")
-            rows.append(
-                Row(Msg(label), p_called(students, out), hits / n, wilson_interval(hits, n), {"n": students})
-            )
+    for (students, out), h in zip(CALLED_CASES, hits, strict=True):
+        label = N_("%(n)s students") if not out else N_("%(n)s students, one on a break")
+        rows.append(
+            Row(Msg(label), p_called(students, out), h / n, wilson_interval(int(h), n), {"n": students})
+        )
     return Outcome(rows, n, seed)
 
 
 def _run_choices(n: int, seed: int, lang: str) -> Outcome:
-    rng = random.Random(seed)
-    good = sum(rng.randint(1, 6) for _ in range(n)) / n
-    damage = sum(sum(rng.randint(1, 6) for _ in range(5)) for _ in range(n)) / n
-    asleep = -sum(rng.randint(1, 6) for _ in range(n)) / n
+    good, bad, damage, asleep = totals(LIVE_CHOICES, n, seed)
     rows = [
-        Row(Msg(N_("look good: your change")), expected_change(GOOD), good),
-        Row(Msg(N_("look bad: your change")), expected_change(BAD), 0.0),
-        Row(Msg(N_("look bad: the 5 others lose in total")), expected_damage(6), damage),
-        Row(Msg(N_("called while asleep: your change")), -mean_die(), asleep),
+        Row(Msg(N_("look good: your change")), expected_change(GOOD), good / n),
+        Row(Msg(N_("look bad: your change")), expected_change(BAD), bad / n),
+        Row(Msg(N_("look bad: the 5 others lose in total")), expected_damage(6), damage / n),
+        Row(Msg(N_("called while asleep: your change")), -mean_die(), asleep / n),
     ]
     return Outcome(rows, n, seed, percent=False)
 
@@ -637,9 +661,17 @@ LESSON = Lesson(
     steps=steps,
     replay=lambda seed, moves, args: replay(seed, moves),
     experiments=(
-        Experiment("awake", N_("Awake or asleep?"), _run_awake),
-        Experiment("called", N_("P(you are called in a turn), by class size"), _run_called),
-        Experiment("choices", N_("Expected change of score for each choice"), _run_choices),
+        Experiment("awake", N_("Awake or asleep?"), _run_awake, live=LIVE_AWAKE),
+        Experiment(
+            "called",
+            N_("P(you are called in a turn), by class size"),
+            _run_called,
+            live=LIVE_CALLED,
+            max_trials=60_000,  # 6.3 µs a trial (twelve class sizes): 0.4 s at the cap
+        ),
+        Experiment(
+            "choices", N_("Expected change of score for each choice"), _run_choices, live=LIVE_CHOICES
+        ),
         Experiment(
             "grade",
             N_("Expected final grade when everyone looks good and nobody takes a break"),

@@ -22,6 +22,7 @@ import sympy
 
 from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Experiment, Lesson, Msg, Option, Outcome, Row
+from suji.lessons.live import Live, at_least, one_hot, totals
 from suji.lessons.steps import Step, fraction_text, percent_text
 
 DICE = 3
@@ -126,13 +127,32 @@ def roll_3d6(rng: random.Random) -> int:
     return sum(rng.randint(1, SIDES) for _ in range(DICE))
 
 
+TOTALS = tuple(range(DICE, DICE * SIDES + 1))
+
+
+def _totals_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One roll of three dice: which total it made."""
+    dice = tuple(rng.randint(1, SIDES) for _ in range(DICE))
+    return one_hot(sum(dice) - DICE, len(TOTALS)), dice
+
+
+def _at_least_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The same roll of three dice: which risk values it reaches."""
+    dice = tuple(rng.randint(1, SIDES) for _ in range(DICE))
+    return at_least(sum(dice), TOTALS), dice
+
+
+LIVE_TOTALS = Live(_totals_trial, dice=(SIDES,) * DICE)
+LIVE_AT_LEAST = Live(_at_least_trial, dice=(SIDES,) * DICE)
+
+
 def simulate_totals(n: int, seed: int) -> dict[int, int]:
-    """Counts of each 3d6 total in `n` seeded rolls."""
-    rng = random.Random(seed)
-    counts = dict.fromkeys(range(DICE, DICE * SIDES + 1), 0)
-    for _ in range(n):
-        counts[roll_3d6(rng)] += 1
-    return counts
+    """Counts of each 3d6 total in `n` seeded rolls (the trials of the live run with that seed)."""
+    return (
+        dict(zip(TOTALS, (int(c) for c in totals(LIVE_TOTALS, n, seed)), strict=True))
+        if n
+        else dict.fromkeys(TOTALS, 0)
+    )
 
 
 def simulate_risk(m: int, r: int, n: int, seed: int) -> list[int]:
@@ -382,12 +402,8 @@ def _run_distribution(n: int, seed: int, lang: str) -> Outcome:
 
 
 def _run_at_least(n: int, seed: int, lang: str) -> Outcome:
-    counts = simulate_totals(n, seed)
-    rows = []
-    for r in range(DICE, DICE * SIDES + 1):
-        hits = sum(c for t, c in counts.items() if t >= r)
-        rows.append(Row(f"≥ {r}", p_success(r), hits / n))
-    return Outcome(rows, n, seed)
+    hits = totals(LIVE_AT_LEAST, n, seed)
+    return Outcome([Row(f"≥ {r}", p_success(r), hits[i] / n) for i, r in enumerate(TOTALS)], n, seed)
 
 
 def _run_expected(n: int, seed: int, lang: str) -> Outcome:
@@ -518,9 +534,15 @@ LESSON = Lesson(
     page_extras=_page_extras,
     replay=lambda seed, moves, args: replay(seed, moves),
     experiments=(
-        Experiment("totals", N_("The total of three dice"), _run_distribution, x_title=N_("total")),
         Experiment(
-            "at-least", N_("P(3d6 ≥ r): the chance to escape"), _run_at_least, x_title=N_("risk value")
+            "totals", N_("The total of three dice"), _run_distribution, x_title=N_("total"), live=LIVE_TOTALS
+        ),
+        Experiment(
+            "at-least",
+            N_("P(3d6 ≥ r): the chance to escape"),
+            _run_at_least,
+            x_title=N_("risk value"),
+            live=LIVE_AT_LEAST,
         ),
         Experiment(
             "expected",

@@ -24,6 +24,7 @@ from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
 from suji.lessons.lesson import Experiment, Lesson, Outcome, render
+from suji.lessons.live import CHUNK, MAX_LIVE_TRIALS, chunk_trials
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
 from suji.lessons.steps import (
     CORRECT,
@@ -35,6 +36,7 @@ from suji.lessons.steps import (
     percent_text,
     shown,
 )
+from suji.web.errors import error_response
 from suji.web.i18n import select_locale
 
 bp = Blueprint("lessons", __name__, url_prefix="/lessons")
@@ -244,9 +246,9 @@ def _read_experiment_args(experiment: Experiment) -> tuple[int, int, str | None]
         n = experiment.default_trials
         errors.append(gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit))
     try:
-        seed = read_seed(request.args.get("seed"))
+        seed = read_seed(request.args.get("seed"), default=experiment.default_seed)
     except TrialsError as err:
-        seed = 1
+        seed = experiment.default_seed
         errors.append(gettext_lib(TRIAL_ERRORS[err.code], limit=err.limit))
     return n, seed, " ".join(errors) or None
 
@@ -277,9 +279,45 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
         max_seed=MAX_SEED,
         narrow=narrow,
         wide=(WIDE_WIDTH, WIDE_HEIGHT),
+        live=live_settings(exp, outcome, _lang()),
+        max_live=MAX_LIVE_TRIALS,
         **extra,
     )
     return html, 400 if error else 200
+
+
+@bp.get("/<slug>/experiment/<key>/live.json")
+def live_chunk(slug: str, key: str) -> Response:
+    """One chunk of a live run (suji.lessons.live): each trial's values and dice, as the page's simulation drew them.
+
+    Bounded: one chunk is CHUNK trials, and a run has at most MAX_LIVE_TRIALS of them.
+    """
+    exp = _experiment_or_404(_lesson_or_404(slug), key)
+    if exp.live is None:
+        abort(404)
+    try:
+        seed = read_seed(request.args.get("seed"))
+    except TrialsError as err:
+        return error_response(err.to_dict(_lang()), 400)
+    chunk = request.args.get("chunk", "0")
+    if not (chunk.isascii() and chunk.isdigit()) or int(chunk) * CHUNK >= MAX_LIVE_TRIALS:
+        abort(404)
+    trials = chunk_trials(exp.live, seed, int(chunk))
+    return jsonify(chunk=int(chunk), values=[t[0] for t in trials], dice=[t[1] for t in trials])
+
+
+def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict | None:
+    """What the page's live run needs, for its data attributes (None: the experiment has no live run)."""
+    if experiment.live is None:
+        return None
+    return {
+        "labels": [row.label_text(lang) for row in outcome.rows],
+        "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],
+        "percent": outcome.percent,
+        "dice": list(experiment.live.dice),
+        "chunk": CHUNK,
+        "max": MAX_LIVE_TRIALS,
+    }
 
 
 @bp.get("/<slug>/experiment/<key>/chart.svg")

@@ -298,7 +298,7 @@ def test_a_decimal_comma_answer_is_accepted(client):
 def test_a_bad_n_keeps_the_students_seed(client):
     response = client.get("/lessons/dice-monsters/experiment/start?n=100000&seed=2", headers=EN)
     html = response.get_data(as_text=True)
-    assert response.status_code == 400 and "from 1 to 20000" in html
+    assert response.status_code == 400 and "from 1 to 10000" in html
     assert 'id="seed" name="seed" type="text" inputmode="numeric" value="2"' in html
     assert "chart.svg?n=10000&amp;seed=2" in html
     response = client.get("/lessons/silence/experiment/totals?n=500&seed=-3", headers=EN)
@@ -491,3 +491,27 @@ def test_a_whole_number_answer_is_not_said_twice(client):
     html = client.get("/lessons/suji", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Exact answer: 12<" in html.replace("\n", "") or "Exact answer: 12\n" in html
     assert "12 = 12" not in html
+
+
+def test_live_chunks_are_the_simulations_trials_and_bounded(client):
+    from suji.lessons.live import CHUNK, MAX_LIVE_TRIALS
+
+    data = client.get("/lessons/silence/experiment/totals/live.json?seed=5&chunk=2").get_json()
+    assert data["chunk"] == 2 and len(data["values"]) == len(data["dice"]) == CHUNK
+    assert all(sum(v) == 1 and len(d) == 3 for v, d in zip(data["values"], data["dice"], strict=True))
+    last = MAX_LIVE_TRIALS // CHUNK - 1
+    assert client.get(f"/lessons/silence/experiment/totals/live.json?seed=5&chunk={last}").status_code == 200
+    for chunk in (last + 1, "-1", "x", "1e3", "9" * 40):
+        assert (
+            client.get(f"/lessons/silence/experiment/totals/live.json?seed=5&chunk={chunk}").status_code
+            == 404
+        )
+    bad = client.get(
+        "/lessons/silence/experiment/totals/live.json?seed=-3&chunk=0", headers={"Accept-Language": "ja"}
+    )
+    assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "bad_seed"
+    # an experiment that plays whole games has no live run
+    assert client.get("/lessons/nine-am/experiment/strategies/live.json?seed=1&chunk=0").status_code == 404
+    page = client.get("/lessons/silence/experiment/totals?n=300&seed=2").get_data(as_text=True)
+    assert 'id="live"' in page and "lessons_live.js" in page
+    assert 'id="live"' not in client.get("/lessons/nine-am/experiment/strategies").get_data(as_text=True)

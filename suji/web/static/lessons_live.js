@@ -1,0 +1,336 @@
+// Live experiments: the page's seeded trials, one after another, with the running value against the exact one.
+// No game rules here: the server sends each chunk of trials (their values, one per row, and their dice) exactly
+// as its own simulation of that seed drew them (suji.lessons.live), and this script only adds them up and draws.
+// Work is done in slices of a few milliseconds per frame, so even 100,000 trials never freeze the page.
+(function () {
+  "use strict";
+
+  var panel = document.getElementById("live");
+  if (!panel || !window.fetch) return;
+  var settings = JSON.parse(panel.getAttribute("data-settings"));
+  var rowsCount = settings.labels.length;
+  var nInput = document.getElementById("live-n");
+  var rowSelect = document.getElementById("live-row");
+  var speedSelect = document.getElementById("live-speed");
+  var playButton = document.getElementById("live-play");
+  var stepButton = document.getElementById("live-step");
+  var resetButton = document.getElementById("live-reset");
+  var errorBox = document.getElementById("live-error");
+  var diceBox = document.getElementById("live-dice");
+  var chart = document.getElementById("live-chart");
+  var statusLine = document.getElementById("live-status");
+  var tableRows = Array.prototype.slice.call(document.querySelectorAll("#live-rows tr"));
+  var lang = document.documentElement.lang || "en";
+  var SVG = "http://www.w3.org/2000/svg";
+  var FRAME_BUDGET_MS = 8; // of the ~16 ms a frame has: the rest is the browser's
+  var POINTS = 400; // points kept per line: enough for the eye, few enough to draw every 100 ms
+
+  panel.hidden = false;
+
+  var run = null; // {n, seed, done, sums, squares, queue, nextChunk, fetching, playing, perFrame, points, ...}
+
+  function format(value) {
+    if (value === null || value === undefined || isNaN(value)) return "—";
+    if (settings.percent) return (100 * value).toLocaleString(lang, { maximumFractionDigits: 1 }) + "%";
+    return value.toLocaleString(lang, { maximumFractionDigits: 3 });
+  }
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
+
+  function readN() {
+    var text = nInput.value.trim().replace(/[０-９]/g, function (d) { return String(d.charCodeAt(0) - 0xff10); });
+    var n = /^\d{1,7}$/.test(text) ? parseInt(text, 10) : NaN;
+    if (!(n >= 1 && n <= settings.max)) {
+      errorBox.textContent = panel.getAttribute("data-bad-n");
+      errorBox.hidden = false;
+      return null;
+    }
+    errorBox.hidden = true;
+    return n;
+  }
+
+  function newRun() {
+    var n = readN();
+    if (n === null) return null;
+    var zeros = [];
+    for (var i = 0; i < rowsCount; i++) zeros.push(0);
+    return {
+      n: n, seed: panel.getAttribute("data-seed"), done: 0, sums: zeros.slice(), squares: zeros.slice(),
+      queue: [], nextChunk: 0, fetching: false, playing: false, perFrame: 1, points: [], lastDice: null,
+      lastDraw: 0, lastSaid: 0, failed: false
+    };
+  }
+
+  // ---- trials from the server, a chunk at a time, fetched ahead of need ----
+
+  function fetchAhead() {
+    if (!run || run.fetching || run.failed) return;
+    var fetched = run.nextChunk * settings.chunk;
+    if (fetched >= run.n || run.queue.length > 2 * settings.chunk) return;
+    var mine = run;
+    mine.fetching = true;
+    var url = panel.getAttribute("data-url") + "?seed=" + encodeURIComponent(mine.seed) + "&chunk=" + mine.nextChunk;
+    fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.json();
+    }).then(function (data) {
+      if (run !== mine) return; // reset meanwhile
+      var wanted = Math.min(settings.chunk, mine.n - mine.nextChunk * settings.chunk);
+      for (var i = 0; i < wanted && i < data.values.length; i++) mine.queue.push([data.values[i], data.dice[i]]);
+      mine.nextChunk += 1;
+      mine.fetching = false;
+      fetchAhead();
+      if (mine.playing) schedule();
+    }).catch(function () {
+      if (run !== mine) return;
+      mine.fetching = false;
+      mine.failed = true;
+      pause();
+      errorBox.textContent = panel.getAttribute("data-failed");
+      errorBox.hidden = false;
+    });
+  }
+
+  // ---- adding trials up ----
+
+  function take() {
+    var trial = run.queue.shift();
+    var values = trial[0];
+    for (var i = 0; i < rowsCount; i++) {
+      run.sums[i] += values[i];
+      run.squares[i] += values[i] * values[i];
+    }
+    run.done += 1;
+    run.lastDice = trial[1];
+    remember();
+  }
+
+  function remember() {
+    // Keep about POINTS points: every trial at first, then every k-th (k doubles whenever the list is full).
+    var every = run.every || 1;
+    if (run.done % every === 0 || run.done === run.n) {
+      run.points.push([run.done, run.sums.slice(), run.squares.slice()]);
+      if (run.points.length > POINTS) {
+        run.every = every * 2;
+        run.points = run.points.filter(function (p, i) { return i % 2 === 1 || p[0] === run.done; });
+      }
+    }
+  }
+
+  var frameRequested = false;
+  function schedule() {
+    if (!frameRequested) {
+      frameRequested = true;
+      window.requestAnimationFrame(frame);
+    }
+  }
+
+  function frame(now) {
+    frameRequested = false;
+    if (!run || !run.playing) return;
+    var speed = speedSelect.value;
+    var limit = speed === "slow" ? 1 : speed === "fast" ? Infinity : run.perFrame;
+    var start = performance.now();
+    var taken = 0;
+    while (taken < limit && run.queue.length && run.done < run.n && performance.now() - start < FRAME_BUDGET_MS) {
+      take();
+      taken += 1;
+    }
+    if (speed === "auto") run.perFrame = Math.min(5000, Math.ceil(run.perFrame * 1.15));
+    fetchAhead();
+    show(now, false);
+    if (run.done >= run.n) {
+      finish();
+      return;
+    }
+    if (speed === "slow") {
+      window.setTimeout(schedule, 250);
+    } else if (run.queue.length) {
+      schedule();
+    } // else: the next chunk's arrival schedules the next frame
+  }
+
+  // ---- drawing ----
+
+  function show(now, force) {
+    if (!force && now - run.lastDraw < 100 && run.done < run.n && speedSelect.value !== "slow") return;
+    run.lastDraw = now;
+    panel.setAttribute("data-done", String(run.done));
+    drawDice();
+    drawTable();
+    drawChart();
+    // The screen reader hears the value at a calm pace, not every frame.
+    if (force || now - run.lastSaid > 2500 || run.done >= run.n) {
+      run.lastSaid = now;
+      say();
+    }
+  }
+
+  function value(i, sums) {
+    return run.done ? (sums || run.sums)[i] / run.done : null;
+  }
+
+  function say() {
+    var i = Number(rowSelect.value);
+    var exact = settings.exact[i];
+    var template = panel.getAttribute(exact === null ? "data-status-inexact" : "data-status");
+    statusLine.textContent = fill(template, {
+      n: run.done.toLocaleString(lang), label: settings.labels[i], value: format(value(i)), exact: format(exact)
+    });
+  }
+
+  function drawDice() {
+    while (diceBox.firstChild) diceBox.removeChild(diceBox.firstChild);
+    if (!run.lastDice) return;
+    run.lastDice.forEach(function (face, i) {
+      var die = document.createElement("span");
+      die.className = "live-die";
+      die.textContent = face;
+      var sides = settings.dice[i];
+      if (sides) die.title = "d" + sides;
+      diceBox.appendChild(die);
+    });
+  }
+
+  function drawTable() {
+    tableRows.forEach(function (tr, i) {
+      var count = run.sums[i];
+      tr.querySelector(".count").textContent = settings.percent ? String(count) : count.toLocaleString(lang);
+      tr.querySelector(".count").setAttribute("data-count", String(count));
+      tr.querySelector(".value").textContent = format(value(i));
+      tr.classList.toggle("followed", i === Number(rowSelect.value));
+    });
+  }
+
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    parent.appendChild(node);
+    return node;
+  }
+
+  function drawChart() {
+    while (chart.firstChild) chart.removeChild(chart.firstChild);
+    var W = 640, H = 280, left = 56, right = 14, top = 14, bottom = 34;
+    var i = Number(rowSelect.value);
+    var exact = settings.exact[i];
+    var pts = run.points.map(function (p) { return [p[0], p[1][i] / p[0], p[2][i] / p[0]]; });
+    // The y range: the exact value and what the run has shown, with a margin.
+    var lo = Infinity, hi = -Infinity;
+    pts.forEach(function (p) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); });
+    if (exact !== null) { lo = Math.min(lo, exact); hi = Math.max(hi, exact); }
+    if (settings.percent) { lo = Math.max(0, Math.min(lo, (exact || 0) - 0.1)); hi = Math.min(1, Math.max(hi, (exact || 0) + 0.1)); }
+    if (!isFinite(lo)) { lo = 0; hi = 1; }
+    if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
+    var pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
+    if (settings.percent) { lo = Math.max(0, lo); hi = Math.min(1, hi); }
+    var x = function (n) { return left + (W - left - right) * n / run.n; };
+    var y = function (v) { return top + (H - top - bottom) * (1 - (v - lo) / (hi - lo)); };
+    // Axes and the four grid lines, labelled.
+    for (var g = 0; g <= 4; g++) {
+      var gv = lo + (hi - lo) * g / 4;
+      el("line", { x1: left, x2: W - right, y1: y(gv), y2: y(gv), class: "grid" }, chart);
+      el("text", { x: left - 6, y: y(gv) + 4, class: "tick", "text-anchor": "end" }, chart).textContent = format(gv);
+    }
+    el("text", { x: left, y: H - 10, class: "tick" }, chart).textContent = "0";
+    el("text", { x: W - right, y: H - 10, class: "tick", "text-anchor": "end" }, chart).textContent = run.n.toLocaleString(lang);
+    // The 95% band around the exact value: exact ± 1.96 σ/√n, σ from the exact p (a probability) or the run.
+    if (exact !== null && pts.length > 1) {
+      var upper = [], lower = [];
+      pts.forEach(function (p) {
+        var n = p[0];
+        var variance = settings.percent ? exact * (1 - exact) : Math.max(0, p[2] - p[1] * p[1]);
+        var half = 1.96 * Math.sqrt(variance / n);
+        upper.push(x(n) + "," + y(Math.min(hi, exact + half)));
+        lower.unshift(x(n) + "," + y(Math.max(lo, exact - half)));
+      });
+      el("polygon", { points: upper.concat(lower).join(" "), class: "band" }, chart);
+      el("line", { x1: left, x2: W - right, y1: y(exact), y2: y(exact), class: "exact" }, chart);
+    }
+    if (pts.length) {
+      el("polyline", { points: pts.map(function (p) { return x(p[0]) + "," + y(p[1]); }).join(" "), class: "running" }, chart);
+    }
+  }
+
+  // ---- the buttons ----
+
+  function setPlayLabel() {
+    var resumable = run && run.done > 0 && run.done < run.n;
+    playButton.textContent = panel.getAttribute(run && run.playing ? "data-pause" : resumable ? "data-resume" : "data-run");
+  }
+
+  function play() {
+    if (!run || run.done >= run.n) run = newRun();
+    if (!run) return;
+    run.failed = false;
+    errorBox.hidden = true;
+    run.playing = true;
+    setPlayLabel();
+    fetchAhead();
+    schedule();
+  }
+
+  function pause() {
+    if (run) run.playing = false;
+    setPlayLabel();
+    if (run) show(performance.now(), true);
+  }
+
+  function finish() {
+    run.playing = false;
+    setPlayLabel();
+    show(performance.now(), true);
+    statusLine.textContent += " " + fill(panel.getAttribute("data-done-text"), { n: run.done.toLocaleString(lang), seed: run.seed });
+    panel.setAttribute("data-finished", String(run.done));
+  }
+
+  playButton.addEventListener("click", function () {
+    if (run && run.playing) pause(); else play();
+  });
+
+  stepButton.addEventListener("click", function () {
+    if (!run || run.done >= run.n) run = newRun();
+    if (!run) return;
+    run.playing = false;
+    setPlayLabel();
+    if (run.queue.length) {
+      take();
+      show(performance.now(), true);
+      if (run.done >= run.n) finish();
+    } else {
+      // Fetch the chunk first, then take its first trial.
+      var mine = run;
+      fetchAhead();
+      var wait = window.setInterval(function () {
+        if (run !== mine) { window.clearInterval(wait); return; }
+        if (mine.queue.length || mine.failed) {
+          window.clearInterval(wait);
+          if (mine.queue.length) { take(); show(performance.now(), true); if (mine.done >= mine.n) finish(); }
+        }
+      }, 30);
+    }
+  });
+
+  resetButton.addEventListener("click", function () {
+    run = null;
+    panel.removeAttribute("data-finished");
+    panel.setAttribute("data-done", "0");
+    setPlayLabel();
+    while (chart.firstChild) chart.removeChild(chart.firstChild);
+    while (diceBox.firstChild) diceBox.removeChild(diceBox.firstChild);
+    statusLine.textContent = "";
+    tableRows.forEach(function (tr) {
+      tr.querySelector(".count").textContent = "0";
+      tr.querySelector(".count").removeAttribute("data-count");
+      tr.querySelector(".value").textContent = "—";
+    });
+  });
+
+  rowSelect.addEventListener("change", function () { if (run) show(performance.now(), true); });
+
+  // The exact column, once.
+  tableRows.forEach(function (tr, i) { tr.querySelector(".exact").textContent = format(settings.exact[i]); });
+  setPlayLabel();
+})();

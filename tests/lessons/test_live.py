@@ -1,0 +1,36 @@
+"""suji.lessons.live: chunks of seeded trials that add up to the page's simulation, whatever way they are cut."""
+
+from __future__ import annotations
+
+import pytest
+
+from suji.lessons import lessons
+from suji.lessons.live import CHUNK, MAX_LIVE_TRIALS, chunk_trials, totals
+
+LIVE_EXPERIMENTS = [(slug, e) for slug, lesson in lessons().items() for e in lesson.experiments if e.live]
+
+
+def test_every_seed_game_has_live_experiments():
+    assert {slug for slug, _ in LIVE_EXPERIMENTS} == {"nine-am", "dice-monsters", "silence", "gooball"}
+
+
+@pytest.mark.parametrize(("slug", "experiment"), LIVE_EXPERIMENTS, ids=lambda v: getattr(v, "key", v))
+def test_the_chunks_the_browser_fetches_add_up_to_the_pages_simulation(slug, experiment):
+    n, seed = CHUNK + 37, 11  # more than one chunk, the last one cut short
+    trials = chunk_trials(experiment.live, seed, 0) + chunk_trials(experiment.live, seed, 1)[:37]
+    sums = [sum(values[i] for values, _ in trials) for i in range(len(trials[0][0]))]
+    assert sums == totals(experiment.live, n, seed)
+    outcome = experiment.run(n, seed, "en")
+    assert [round(s / n, 12) for s in sums] == [round(row.simulated, 12) for row in outcome.rows]
+    # each trial's dice are those the experiment says it rolls, each within its sides
+    sides = experiment.live.dice
+    for _, dice in trials[:50]:
+        assert len(dice) == len(sides) and all(1 <= face <= s for face, s in zip(dice, sides, strict=True))
+
+
+def test_a_seed_gives_the_same_trials_and_another_seed_others():
+    experiment = next(e for _, e in LIVE_EXPERIMENTS if e.key == "totals")
+    assert chunk_trials(experiment.live, 5, 3) == chunk_trials(experiment.live, 5, 3)
+    assert chunk_trials(experiment.live, 5, 3) != chunk_trials(experiment.live, 6, 3)
+    assert chunk_trials(experiment.live, 5, 3) != chunk_trials(experiment.live, 5, 4)
+    assert MAX_LIVE_TRIALS % CHUNK == 0
