@@ -2,8 +2,8 @@
 
 An experiment that can run live says what one trial is: `trial(rng) -> (values, dice)`, one value per row of its
 table (1 or 0 for a probability row, a number for a mean) and the dice the trial rolled (shown as they roll).
-Trials come in chunks of CHUNK, each drawn from its own seeded generator (`chunk_rng`), so any chunk of a run can
-be worked out alone, in a few milliseconds:
+Trials come in chunks (CHUNK, or fewer for an experiment whose trial plays whole games), each drawn from its own
+seeded generator (`chunk_rng`), so any chunk of a run can be worked out alone, in well under a second:
 
     (seed, chunk) ──chunk_rng──▶ rng ──trial × CHUNK──▶ [(values, dice), …]
         ├─▶ `totals(live, n, seed)`: the sums of the first n trials, which the page's table shows
@@ -30,11 +30,15 @@ class Live:
     """What one trial of an experiment is, for the page's simulation and the browser's live run.
 
     `trial` returns a value for each row of the experiment's table and the faces of the dice it rolled;
-    `dice` names those dice (their numbers of sides: a d6 is 6), for drawing them.
+    `dice` names those dice (their numbers of sides: a d6 is 6), for drawing them. A trial that plays whole
+    games takes milliseconds: such an experiment has smaller chunks and a lower `max_trials`, so one request
+    stays well under half a second and a whole run within a few seconds of the server's time.
     """
 
     trial: Callable[[random.Random], tuple[Values, Dice]]
     dice: tuple[int, ...] = ()
+    chunk: int = CHUNK
+    max_trials: int = MAX_LIVE_TRIALS
 
 
 def chunk_rng(seed: int, chunk: int) -> random.Random:
@@ -42,17 +46,17 @@ def chunk_rng(seed: int, chunk: int) -> random.Random:
     return random.Random(f"live/{seed}/{chunk}")
 
 
-def chunk_trials(live: Live, seed: int, chunk: int, count: int = CHUNK) -> list[tuple[Values, Dice]]:
-    """The first `count` trials of chunk `chunk` (trials chunk·CHUNK … ) of the run with `seed`."""
+def chunk_trials(live: Live, seed: int, chunk: int, count: int | None = None) -> list[tuple[Values, Dice]]:
+    """The first `count` trials (all, by default) of chunk `chunk` (trials chunk·live.chunk …) of the run."""
     rng = chunk_rng(seed, chunk)
-    return [live.trial(rng) for _ in range(min(count, CHUNK))]
+    return [live.trial(rng) for _ in range(live.chunk if count is None else min(count, live.chunk))]
 
 
 def totals(live: Live, n: int, seed: int) -> list[float]:
     """The sum of each row's values over the first `n` trials of the run with `seed`."""
     sums: list[float] = []
-    for chunk in range((n + CHUNK - 1) // CHUNK):
-        for values, _ in chunk_trials(live, seed, chunk, n - chunk * CHUNK):
+    for chunk in range((n + live.chunk - 1) // live.chunk):
+        for values, _ in chunk_trials(live, seed, chunk, n - chunk * live.chunk):
             if not sums:
                 sums = [0] * len(values)
             for i, v in enumerate(values):

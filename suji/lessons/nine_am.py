@@ -494,14 +494,39 @@ def _run_choices(n: int, seed: int, lang: str) -> Outcome:
     return Outcome(rows, n, seed, percent=False)
 
 
+def _grade_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One game of six where everyone looks good and nobody takes a break: student 1's final grade."""
+    return (NineAmGame(rng.getrandbits(32), 6, use_breaks=False).scores[0],), ()
+
+
+def _strategies_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One game for each strategy of student 1 against five who always look good: did student 1 win?"""
+    return tuple(
+        int(NineAmGame(rng.getrandbits(32), 6, strategies=(key,)).winner == 0) for key in STRATEGIES
+    ), ()
+
+
+def _ties_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One game in each class size (everyone looks good, no breaks): a tie for first?"""
+    return tuple(
+        int(NineAmGame(rng.getrandbits(32), students, use_breaks=False).tie) for students in VARIANTS
+    ), ()
+
+
+# Whole games a trial: small chunks keep one request near 0.05 s, and the caps a run near 10 s of the server.
+LIVE_GRADE = Live(_grade_trial, chunk=200, max_trials=100_000)
+LIVE_STRATEGIES = Live(_strategies_trial, chunk=100, max_trials=20_000)
+LIVE_TIES = Live(_ties_trial, chunk=50, max_trials=10_000)
+
+
 def _run_grade(n: int, seed: int, lang: str) -> Outcome:
-    ties, grades = simulate_games(n, seed)
+    (grades,) = totals(LIVE_GRADE, n, seed)
     return Outcome(
         [
             Row(
                 Msg(N_("final grade of student 1 (everyone looks good, nobody takes a break)")),
                 expected_final_grade_all_good(),
-                sum(grades) / n,
+                grades / n,
             )
         ],
         n,
@@ -511,10 +536,11 @@ def _run_grade(n: int, seed: int, lang: str) -> Outcome:
 
 
 def _run_strategies(n: int, seed: int, lang: str) -> Outcome:
-    rows = []
-    for key in STRATEGIES:
-        wins = simulate_wins(key, n, seed)
-        rows.append(Row(Msg(STRATEGY_NAMES[key]), Fraction(1, 6), wins / n, wilson_interval(wins, n)))
+    wins = totals(LIVE_STRATEGIES, n, seed)
+    rows = [
+        Row(Msg(STRATEGY_NAMES[key]), Fraction(1, 6), w / n, wilson_interval(int(w), n))
+        for key, w in zip(STRATEGIES, wins, strict=True)
+    ]
     return Outcome(
         rows,
         n,
@@ -527,10 +553,11 @@ def _run_strategies(n: int, seed: int, lang: str) -> Outcome:
 
 
 def _run_ties(n: int, seed: int, lang: str) -> Outcome:
-    rows = []
-    for students in VARIANTS:
-        ties, _ = simulate_games(n, seed + students, students)
-        rows.append(Row(Msg(N_("%(n)s students")), None, ties / n, wilson_interval(ties, n), {"n": students}))
+    ties = totals(LIVE_TIES, n, seed)
+    rows = [
+        Row(Msg(N_("%(n)s students")), None, t / n, wilson_interval(int(t), n), {"n": students})
+        for students, t in zip(VARIANTS, ties, strict=True)
+    ]
     return Outcome(
         rows,
         n,
@@ -678,6 +705,7 @@ LESSON = Lesson(
             _run_grade,
             default_trials=200,
             max_trials=5000,
+            live=LIVE_GRADE,
         ),
         Experiment(
             "strategies",
@@ -686,13 +714,15 @@ LESSON = Lesson(
             default_trials=500,
             max_trials=1500,  # 0.27 ms a game: 0.4 s at the cap
             exact_label=N_("fair share"),
+            live=LIVE_STRATEGIES,
         ),
         Experiment(
             "ties",
             N_("Chance of a tie for first, by class size (simulated)"),
             _run_ties,
             default_trials=500,
-            max_trials=700,  # 0.58 ms a trial (four class sizes): 0.4 s at the cap
+            max_trials=700,  # 0.58 ms a trial (six class sizes): 0.4 s at the cap
+            live=LIVE_TIES,
         ),
     ),
     notes=(

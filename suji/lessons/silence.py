@@ -406,14 +406,22 @@ def _run_at_least(n: int, seed: int, lang: str) -> Outcome:
     return Outcome([Row(f"≥ {r}", p_success(r), hits[i] / n) for i, r in enumerate(TOTALS)], n, seed)
 
 
+def _expected_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One risk roll for the seed's card (m = 11): the minus points it costs at each risk value r."""
+    dice = tuple(rng.randint(1, SIDES) for _ in range(DICE))
+    m = CHEATING.minus
+    return tuple(0 if sum(dice) >= r else 2 * m for r in TOTALS), dice
+
+
+LIVE_EXPECTED = Live(_expected_trial, dice=(SIDES,) * DICE)
+
+
 def _run_expected(n: int, seed: int, lang: str) -> Outcome:
     # The seed's card (m = 11): expected minus points of risking for each r, against taking 11.
+    sums = totals(LIVE_EXPECTED, n, seed)
     m = CHEATING.minus
-    rows = []
-    for r in range(DICE, DICE * SIDES + 1):
-        sim = simulate_risk(m, r, n, seed + r)
-        rows.append(Row(f"r = {r}", expected_risk(m, r), sum(sim) / n))
-    return Outcome(rows, n, seed, percent=False)
+    return Outcome([Row(f"r = {r}", expected_risk(m, r), s / n) for r, s in zip(TOTALS, sums, strict=True)], n, seed,
+                   percent=False)  # fmt: skip
 
 
 def steps() -> list[Step]:
@@ -551,6 +559,7 @@ LESSON = Lesson(
             default_trials=500,
             max_trials=20_000,
             x_title=N_("risk value"),
+            live=LIVE_EXPECTED,
         ),
     ),
     notes=(

@@ -24,7 +24,7 @@ from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
 from suji.lessons.lesson import Experiment, Lesson, Outcome, render
-from suji.lessons.live import CHUNK, MAX_LIVE_TRIALS, chunk_trials
+from suji.lessons.live import chunk_trials
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
 from suji.lessons.steps import (
     CORRECT,
@@ -280,7 +280,6 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
         narrow=narrow,
         wide=(WIDE_WIDTH, WIDE_HEIGHT),
         live=live_settings(exp, outcome, _lang()),
-        max_live=MAX_LIVE_TRIALS,
         **extra,
     )
     return html, 400 if error else 200
@@ -290,7 +289,7 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
 def live_chunk(slug: str, key: str) -> Response:
     """One chunk of a live run (suji.lessons.live): each trial's values and dice, as the page's simulation drew them.
 
-    Bounded: one chunk is CHUNK trials, and a run has at most MAX_LIVE_TRIALS of them.
+    Bounded: one chunk is the experiment's chunk of trials, and a run has at most its `max_trials` of them.
     """
     exp = _experiment_or_404(_lesson_or_404(slug), key)
     if exp.live is None:
@@ -300,7 +299,7 @@ def live_chunk(slug: str, key: str) -> Response:
     except TrialsError as err:
         return error_response(err.to_dict(_lang()), 400)
     chunk = request.args.get("chunk", "0")
-    if not (chunk.isascii() and chunk.isdigit()) or int(chunk) * CHUNK >= MAX_LIVE_TRIALS:
+    if not (chunk.isascii() and chunk.isdigit()) or int(chunk) * exp.live.chunk >= exp.live.max_trials:
         abort(404)
     trials = chunk_trials(exp.live, seed, int(chunk))
     return jsonify(chunk=int(chunk), values=[t[0] for t in trials], dice=[t[1] for t in trials])
@@ -315,8 +314,8 @@ def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict |
         "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],
         "percent": outcome.percent,
         "dice": list(experiment.live.dice),
-        "chunk": CHUNK,
-        "max": MAX_LIVE_TRIALS,
+        "chunk": experiment.live.chunk,
+        "max": experiment.live.max_trials,
     }
 
 

@@ -25,6 +25,9 @@ LIVE = [
     ("dice-monsters", "beats", 1300, 77),
     ("silence", "totals", 900, 5),
     ("gooball", "bump", 1100, 31),
+    # whole games a trial (small chunks), and means rather than shares
+    ("nine-am", "strategies", 230, 8),
+    ("gooball", "turns", 250, 6),
 ]
 
 LONG_TASKS = """

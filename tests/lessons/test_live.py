@@ -10,14 +10,26 @@ from suji.lessons.live import CHUNK, MAX_LIVE_TRIALS, chunk_trials, totals
 LIVE_EXPERIMENTS = [(slug, e) for slug, lesson in lessons().items() for e in lesson.experiments if e.live]
 
 
-def test_every_seed_game_has_live_experiments():
-    assert {slug for slug, _ in LIVE_EXPERIMENTS} == {"nine-am", "dice-monsters", "silence", "gooball"}
+def test_every_experiment_of_the_seed_games_runs_live():
+    seed_games = {"nine-am", "dice-monsters", "silence", "gooball"}
+    for slug in seed_games:
+        assert all(e.live is not None for e in lessons()[slug].experiments), slug
+    assert {slug for slug, _ in LIVE_EXPERIMENTS} == seed_games
+
+
+def test_one_chunk_stays_small_and_a_whole_run_bounded():
+    for _, experiment in LIVE_EXPERIMENTS:
+        live = experiment.live
+        assert (
+            live.chunk <= CHUNK and live.max_trials <= MAX_LIVE_TRIALS and live.max_trials % live.chunk == 0
+        )
 
 
 @pytest.mark.parametrize(("slug", "experiment"), LIVE_EXPERIMENTS, ids=lambda v: getattr(v, "key", v))
 def test_the_chunks_the_browser_fetches_add_up_to_the_pages_simulation(slug, experiment):
-    n, seed = CHUNK + 37, 11  # more than one chunk, the last one cut short
-    trials = chunk_trials(experiment.live, seed, 0) + chunk_trials(experiment.live, seed, 1)[:37]
+    size = experiment.live.chunk
+    n, seed = size + size // 2 + 1, 11  # more than one chunk, the last one cut short
+    trials = chunk_trials(experiment.live, seed, 0) + chunk_trials(experiment.live, seed, 1)[: size // 2 + 1]
     sums = [sum(values[i] for values, _ in trials) for i in range(len(trials[0][0]))]
     assert sums == totals(experiment.live, n, seed)
     outcome = experiment.run(n, seed, "en")

@@ -510,8 +510,14 @@ def test_live_chunks_are_the_simulations_trials_and_bounded(client):
         "/lessons/silence/experiment/totals/live.json?seed=-3&chunk=0", headers={"Accept-Language": "ja"}
     )
     assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "bad_seed"
-    # an experiment that plays whole games has no live run
-    assert client.get("/lessons/nine-am/experiment/strategies/live.json?seed=1&chunk=0").status_code == 404
+    # whole games a trial: smaller chunks, a lower cap
+    games = client.get("/lessons/dice-monsters/experiment/matches/live.json?seed=1&chunk=0").get_json()
+    assert len(games["values"]) == 10
+    assert (
+        client.get("/lessons/dice-monsters/experiment/matches/live.json?seed=1&chunk=200").status_code == 404
+    )
+    # the Sūji lesson's experiments look rolls up in the odds table: no live run
+    assert client.get("/lessons/suji/experiment/targets/live.json?seed=1&chunk=0").status_code == 404
     page = client.get("/lessons/silence/experiment/totals?n=300&seed=2").get_data(as_text=True)
     assert 'id="live"' in page and "lessons_live.js" in page
-    assert 'id="live"' not in client.get("/lessons/nine-am/experiment/strategies").get_data(as_text=True)
+    assert 'id="live"' not in client.get("/lessons/suji/experiment/targets").get_data(as_text=True)
