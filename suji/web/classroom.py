@@ -789,27 +789,34 @@ def next_problem(code: str) -> Response | tuple[str, int]:
     return redirect(page, code=303)
 
 
-@bp.get("/api/class/<code>/state")
-def state_json(code: str) -> Response:
-    """The phase and the time left, for a pupil's page to reload when the teacher starts, pauses or ends."""
+def _joined_json(code: str) -> tuple[ClassSession, ClassStudent] | Response:
+    """The class of `code` and this browser's pupil in it, or the JSON error saying which is missing."""
     cls = _by_code(code)
     if cls is None:
         return _json_error("unknown_code", 404, given=str(code)[:12])
     me = _student(cls)
     if me is None:
         return _json_error("not_joined", 403)
+    return cls, me
+
+
+@bp.get("/api/class/<code>/state")
+def state_json(code: str) -> Response:
+    """The phase and the time left, for a pupil's page to reload when the teacher starts, pauses or ends."""
+    found = _joined_json(code)
+    if isinstance(found, Response):
+        return found
+    cls, me = found
     return jsonify({"phase": phase(cls), "seconds_left": seconds_left(cls), "position": me.position})
 
 
 @bp.post("/api/class/<code>/hint")
 def hint(code: str) -> Response:
     """The next hint (or one seen before) of the pupil's current problem; drill.js asks for it."""
-    cls = _by_code(code)
-    if cls is None:
-        return _json_error("unknown_code", 404, given=str(code)[:12])
-    me = _student(cls)
-    if me is None:
-        return _json_error("not_joined", 403)
+    found = _joined_json(code)
+    if isinstance(found, Response):
+        return found
+    cls, me = found
     data = json_body()
     if not isinstance(data, dict):
         return _json_error("not_json")
