@@ -88,18 +88,30 @@ def test_a_live_run_ends_with_the_servers_counts(server, browser, slug, key, n, 
     page.context.close()
 
 
-def test_pause_and_one_trial_at_a_time(server, browser):
+# (lesson, experiment, dice each trial shows): pause and one-trial steps on each seed game, on a phone in Japanese
+STEPS = [
+    ("silence", "totals", 3),
+    ("gooball", "movement", 1),
+    ("nine-am", "awake", 1),
+    ("dice-monsters", "beats", 14),
+]
+
+
+@pytest.mark.parametrize(("slug", "key", "dice"), STEPS)
+def test_pause_and_one_trial_at_a_time(server, browser, slug, key, dice):
     expect = sync_api.expect
     page = new_page(browser, width=360, locale="ja-JP")
-    page.goto(f"{server}/lessons/silence/experiment/totals?n=50000&seed=9")
+    page.goto(f"{server}/lessons/{slug}/experiment/{key}?n=50000&seed=9")
     panel = page.locator("#live")
     step = page.locator("#live-step")
     step.click()
     expect(panel).to_have_attribute("data-done", "1")
     step.click()
     expect(panel).to_have_attribute("data-done", "2")
-    assert sum(shown_counts(page)) == 2 and page.locator("#live-dice .live-die").count() == 3  # three dice
+    assert page.locator("#live-dice .live-die").count() == dice  # the last trial's dice, as they were rolled
     expect(page.locator("#live-status")).to_contain_text("2回やったところ")
+    first_two = totals(experiment(slug, key).live, 2, 9)
+    assert shown_counts(page) == [float(c) for c in first_two]
     # play, then pause: the count stops where it is
     page.select_option("#live-speed", "auto")
     page.locator("#live-play").click()
@@ -111,11 +123,12 @@ def test_pause_and_one_trial_at_a_time(server, browser):
     expect(page.locator("#live-play")).to_have_text("つづける")
     step.click()  # one more trial after the pause
     expect(panel).to_have_attribute("data-done", str(int(stopped) + 1))
+    assert shown_counts(page) == [float(c) for c in totals(experiment(slug, key).live, int(stopped) + 1, 9)]
     page.locator("#live-reset").click()
     expect(panel).to_have_attribute("data-done", "0")
     assert sum(shown_counts(page)) == 0
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
-    shot(page, "live-silence-totals-360-ja")
+    shot(page, f"live-{slug}-{key}-360-ja")
     assert page.errors == []
     page.context.close()
 
