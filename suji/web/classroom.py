@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from flask import (
     Blueprint,
@@ -49,6 +49,7 @@ from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import ensure_schema, token_hash, utcnow
+from suji.web.settings import local_zone
 from suji.worksheets import classroom as core
 from suji.worksheets.classroom import (
     ENDED,
@@ -438,8 +439,14 @@ def summary(session_id: int) -> str | Response | tuple[str, int]:
         return _not_teacher()
     return render_template(
         "classroom/summary.html", cls=cls, settings=settings_of(cls), grid=_results(cls), phase=phase(cls),
-        phase_names=PHASE_NAMES, mistake_name=core.mistake_name, lang=lang(),
+        phase_names=PHASE_NAMES, mistake_name=core.mistake_name, lang=lang(), local_time=_local_time,
     )  # fmt: skip
+
+
+def _local_time(moment: datetime) -> str:
+    """A stored moment (UTC) as the school reads it: in the app's time zone, with the zone's name."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(local_zone()).strftime("%Y-%m-%d %H:%M %Z")
 
 
 @bp.get("/class/<int:session_id>/qr.svg")

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from flask import (
     Blueprint,
@@ -44,7 +44,7 @@ from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry, Game, Player, Round, Seat, ensure_schema, token_hash
-from suji.web.settings import DAILY_TIMEZONE
+from suji.web.settings import local_zone
 from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -603,12 +603,8 @@ def _all_dice() -> list[str]:
 
 
 def daily_zone() -> ZoneInfo:
-    """The daily puzzle's time zone: Japan, unless SUJI_DAILY_TZ (environment or config) names another."""
-    name = current_app.config.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+    """The daily puzzle's time zone: the app's (suji.web.settings.local_zone)."""
+    return local_zone()
 
 
 def today() -> date:

@@ -21,6 +21,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, current_app, has_app_context
 
@@ -98,6 +99,16 @@ def init_app(app: Flask, settings: Settings) -> None:
         if value is not None:
             app.config[key] = value
     app.config["SESSION_COOKIE_SECURE"] = settings.https
+
+
+def local_zone() -> ZoneInfo:
+    """The app's time zone for the days and times people read (the daily puzzle's day, a class's date):
+    SUJI_DAILY_TZ, Japan by default; UTC if the name is not a zone this machine knows."""
+    name = current_app.config.get("SUJI_DAILY_TZ") or DAILY_TIMEZONE
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
 
 
 def current_settings() -> Settings:

@@ -423,6 +423,7 @@ def test_csv_summary_and_qr(app, client):
     assert code in response.headers["Content-Disposition"]
     summary = client.get(f"/class/{session_id}/summary").get_data(as_text=True)
     assert "けんた" in summary and problems(app, session_id)[0].best_formula in summary
+    assert " JST" in summary  # the date as the school reads it (SUJI_DAILY_TZ, Japan by default), not UTC
     qr = client.get(f"/class/{session_id}/qr.svg")
     assert qr.mimetype == "image/svg+xml" and qr.data.lstrip().startswith(b"<svg")
     import segno
