@@ -1,5 +1,8 @@
 """Fast exact evaluation of formulas given as sequences of die faces (ints for digits, strings for operators).
 
+The faces are read by the formula language's automaton (suji.rules.language), the same one the stripping and the
+enumeration of formulas walk; this module only does the arithmetic each move asks for.
+
 The rules engine uses SymPy as the checker of record; this module is the hot-loop twin used where thousands of
 sub-formulas are tried (redundancy stripping, the solver). It is exact: every value is a sum of rational
 multiples of square roots of squarefree integers, kept as ints. Tests check it against SymPy.
@@ -14,7 +17,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, PLUS, TIMES
+from suji.rules.language import ACCEPTING, CONSTANT, DIGIT, ROOTED, SIGN, SQUARED, START, TRANSITIONS
 
 Face = int | str
 # A value: ((radicand, coefficient), ...) sorted by radicand, no zero coefficients; radicand 1 is the rational part.
@@ -48,83 +52,97 @@ def as_rational(value: Value) -> Fraction | None:
     return None
 
 
-def _factor(faces: Sequence[Face], i: int, n: int) -> tuple[int, int, int, int] | None:
-    """Read `[√] digits [²]` at i: return (p, q, r, next index) for the monomial p/q·√r, or None."""
-    root = False
-    if i < n and faces[i] == ROOT:
-        root = True
-        i += 1
-    number = 0
-    start = i
-    while i < n and type(faces[i]) is int:
-        number = number * 10 + faces[i]
-        i += 1
-    if i == start:
-        return None
-    square = i < n and faces[i] == SQUARE
-    if square:
-        i += 1
-    if root and not square:
-        a, b = squarefree_split(number)
-        return a, 1, b, i
-    if square and not root:
-        return number * number, 1, 1, i
-    return number, 1, 1, i
-
-
 def _sums(faces: Sequence[Face]) -> dict[int, list[int]] | None:
-    """The value of a formula as unreduced sums {radicand: [numerator, denominator]}, or None if invalid."""
-    n = len(faces)
-    if n == 0:
-        return None
-    sums: dict[int, list[int]] = {}  # radicand -> [numerator, denominator]
-    i = 0
+    """The value of a formula as unreduced sums {radicand: [numerator, denominator]}, or None if invalid.
+
+    The faces are read by the language's own automaton (suji.rules.language): each move is looked up there,
+    and the arithmetic here only follows the moves. A factor `[√] digits [²]` is complete when a constant die,
+    × ÷ or + − follows it (or the formula ends) and joins the term p/q·√r; a term is complete at + − or the end.
+    """
+    moves = TRANSITIONS
+    sums: dict[int, list[int]] = {}
+    state = START
     sign = 1
-    if faces[0] == MINUS:
-        sign = -1
-        i = 1
-    while True:
-        f = _factor(faces, i, n)
-        if f is None:
-            return None
-        p, q, r, i = f
-        if i < n and faces[i] in CONSTANT_FACES:
-            p *= CONSTANT_FACES[faces[i]]
-            i += 1
-        while i < n and (faces[i] == TIMES or faces[i] == DIVIDE):
-            op = faces[i]
-            f = _factor(faces, i + 1, n)
-            if f is None:
+    p = q = r = 0  # the term so far, p/q·√r
+    started = False  # whether the term has a factor yet
+    op = TIMES  # how the next factor joins the term
+    root = squared = False
+    number = 0
+    for face in faces:
+        if type(face) is int:
+            nxt = moves[state].get(DIGIT)
+            if nxt is None:
                 return None
-            p2, q2, r2, i = f
+            number = number * 10 + face
+            state = nxt
+            continue
+        nxt = moves[state].get(face)
+        if nxt is None:
+            return None
+        if nxt == ROOTED:
+            root = True
+        elif nxt == SQUARED:
+            squared = True
+        elif nxt == SIGN:
+            sign = -1
+        else:  # a constant die, × ÷ or + −: the factor before it is complete (unless a constant closed it)
+            if state != CONSTANT:
+                # the factor √n, n² or n as p2/1·√r2, joined to the term
+                if root and not squared and number:
+                    p2, r2 = squarefree_split(number)
+                else:
+                    p2, r2 = (number * number if squared and not root else number), 1
+                if not started:
+                    p, q, r, started = p2, 1, r2, True
+                else:
+                    if op == TIMES:
+                        p *= p2
+                    else:
+                        if p2 == 0:
+                            return None
+                        q *= p2 * r2  # divide by p2·√r2: multiply by √r2/(p2·r2)
+                    if r2 != 1:
+                        a, r = squarefree_split(r * r2)
+                        p *= a
+                root = squared = False
+                number = 0
+            if nxt == CONSTANT:
+                p *= CONSTANT_FACES[face]
+            elif face == TIMES or face == DIVIDE:
+                op = face
+            else:  # + or −: the term is complete
+                acc = sums.get(r)
+                if acc is None:
+                    sums[r] = [sign * p, q]
+                else:
+                    acc[0], acc[1] = acc[0] * q + sign * p * acc[1], acc[1] * q
+                sign = 1 if face == PLUS else -1
+                started, op = False, TIMES
+        state = nxt
+    if state not in ACCEPTING:
+        return None
+    if state != CONSTANT:
+        if root and not squared and number:
+            p2, r2 = squarefree_split(number)
+        else:
+            p2, r2 = (number * number if squared and not root else number), 1
+        if not started:
+            p, q, r = p2, 1, r2
+        else:
             if op == TIMES:
-                p, q = p * p2, q * q2
+                p *= p2
             else:
                 if p2 == 0:
                     return None
-                # divide by p2/q2·√r2: multiply by q2/(p2·r2)·√r2
-                p, q = p * q2, q * p2 * r2
+                q = q * p2 * r2
             if r2 != 1:
                 a, r = squarefree_split(r * r2)
                 p *= a
-            if i < n and faces[i] in CONSTANT_FACES:
-                p *= CONSTANT_FACES[faces[i]]
-                i += 1
-        acc = sums.get(r)
-        if acc is None:
-            sums[r] = [sign * p, q]
-        else:
-            acc[0], acc[1] = acc[0] * q + sign * p * acc[1], acc[1] * q
-        if i == n:
-            break
-        op = faces[i]
-        if op == PLUS:
-            sign = 1
-        elif op == MINUS:
-            sign = -1
-        else:
-            return None
-        i += 1
+    acc = sums.get(r)
+    if acc is None:
+        sums[r] = [sign * p, q]
+    else:
+        acc[0], acc[1] = acc[0] * q + sign * p * acc[1], acc[1] * q
     return sums
 
 

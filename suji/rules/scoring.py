@@ -17,17 +17,15 @@ from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
 from suji.rules.exact import Face, evaluate, has_value, value_terms
 from suji.rules.formula import (
-    MAY_END,
-    MAY_START,
     FormulaError,
     Reading,
     UsedDie,
     constant_die,
-    face_class,
     format_faces,
     pieces,
     readings,
 )
+from suji.rules.language import MAY_END, MAY_START, face_class
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}

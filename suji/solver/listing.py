@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from suji.rules.dice import Roll, face_readings, faces_for_digit
 from suji.rules.exact import Face, as_rational, evaluate
-from suji.rules.formula import ACCEPTING, DIGIT, START, TRANSITIONS
+from suji.rules.language import ACCEPTING, DIGIT, START, TRANSITIONS
 from suji.rules.scoring import formula_score, strip_redundant
 
 

@@ -137,3 +137,10 @@ def test_has_value_is_evaluate_then_compare(faces, other):
     for cut in range(1, len(faces)):  # sub-formulas of the formula itself, as the stripping tries them
         sub = faces[:cut] + faces[cut + 1 :]
         assert has_value(sub, terms) == (evaluate(sub) == evaluate(faces))
+
+
+def test_a_zero_from_custom_dice_is_zero_under_a_root_and_no_divisor():
+    # Standard dice never show 0; custom ones may. √0 is 0, and dividing by it (or by 0) is no value at all.
+    assert evaluate(["√", 0, "+", 1]) == rational_value(1)
+    assert evaluate([8, "÷", "√", 0]) is None and evaluate([8, "÷", 0]) is None
+    assert evaluate([8, "×", "√", 0, "+", 2]) == rational_value(2)

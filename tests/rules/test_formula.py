@@ -341,19 +341,3 @@ def test_the_kept_lexer_lexes_as_lark_does(text):
     except FormulaError as error:
         found = error.column
     assert found == expected
-
-
-@settings(max_examples=500)
-@given(face_sequences())
-def test_the_automaton_accepts_what_the_reference_parser_reads(faces):
-    """The language die by die (listing, stripping) is the grammar's: the independent reference decides."""
-    from suji.rules.formula import accepts
-
-    assert accepts(faces) == (reference_value(faces) is not None)
-
-
-def test_a_formula_may_start_and_end_only_where_the_grammar_lets_it():
-    from suji.rules.formula import MAY_END, MAY_START
-
-    assert MAY_START == {"digit", "√", "−"}
-    assert MAY_END == {"digit", "²", "×10", "×11", "×12"}
