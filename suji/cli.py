@@ -580,6 +580,8 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_i18n(args: argparse.Namespace) -> int:
+    if not _dev_tools():
+        return _no_dev_tool(args)
     from suji.dev import catalogs
 
     if args.action in ("extract", "all"):
@@ -603,6 +605,8 @@ def cmd_i18n(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if not _dev_tools():
+        return _no_dev_tool(args)
     from suji.dev import bench
 
     return bench.main(args)
@@ -749,9 +753,25 @@ def cmd_worksheet(args: argparse.Namespace) -> int:
 Command = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from suji.dev.loadtest import add_arguments as loadtest_arguments
+DEV_TOOL = (
+    "suji {command} is a developer tool: it is in a checkout of the project (pip install -e .), not in the "
+    "installed package."
+)
 
+
+def _dev_tools() -> bool:
+    """Whether the developer tools (suji.dev) are here: a checkout has them, an installed wheel leaves them out."""
+    from importlib.util import find_spec
+
+    return find_spec("suji.dev") is not None
+
+
+def _no_dev_tool(args: argparse.Namespace) -> int:
+    print(DEV_TOOL.format(command=args.command), file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="suji", description="Sūji de Asobo (すうじであそぼ) maths trainer")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -868,16 +888,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("loadtest", help="measure /api/check under load on 127.0.0.1 (requests/s, latency)")
-    loadtest_arguments(p)
-    p.set_defaults(func=cmd_loadtest)
+    if _dev_tools():
+        from suji.dev import classload
+        from suji.dev.loadtest import add_arguments as loadtest_arguments
 
-    # Class mode under load (suji.dev.classload, stdlib only at import): the options of its own parser.
-    from suji.dev import classload
-
-    p = sub.add_parser("classload", parents=[classload.build_parser(add_help=False)],
-                       help="class mode under load: N pupils answering at once through suji serve")  # fmt: skip
-    p.set_defaults(func=classload.run)
+        p = sub.add_parser(
+            "loadtest", help="measure /api/check under load on 127.0.0.1 (requests/s, latency)"
+        )
+        loadtest_arguments(p)
+        p.set_defaults(func=cmd_loadtest)
+        # Class mode under load (suji.dev.classload, stdlib only at import): the options of its own parser.
+        p = sub.add_parser("classload", parents=[classload.build_parser(add_help=False)],
+                           help="class mode under load: N pupils answering at once through suji serve")  # fmt: skip
+        p.set_defaults(func=classload.run)
+    else:  # an installed wheel: the developer tools say where they are
+        for command in ("loadtest", "classload"):
+            p = sub.add_parser(command, help="(a developer tool, in a checkout of the project)")
+            p.add_argument("rest", nargs=argparse.REMAINDER)
+            p.set_defaults(func=_no_dev_tool)
 
     p = sub.add_parser(
         "dice-nets", help="printable dice: nets of one player's 12 dice, the rules, a score sheet (PDF)"

@@ -105,6 +105,26 @@ print(json.dumps({
     assert found["faces"] == ["2", "1", "²", "+", "4", "+", "1"]
     assert found["score"] == 21
     assert found["ja"] != "Write a formula." and found["ja"]
+    # the developer tools stay in the checkout: an installed `suji bench` says where they are
+    assert not (site / "suji" / "dev").exists()
+    bench = subprocess.run(
+        [sys.executable, "-m", "suji", "bench"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert bench.returncode == 2 and "developer tool" in bench.stderr and "Traceback" not in bench.stderr
+    help_text = subprocess.run(
+        [sys.executable, "-m", "suji", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert help_text.returncode == 0 and "loadtest" in help_text.stdout
 
 
 def test_this_checkout_is_the_imported_package():
