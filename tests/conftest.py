@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -20,13 +21,52 @@ os.environ["SUJI_ODDS_BUILD"] = "0"
 os.environ["SUJI_ODDS_PATH"] = str(Path(tempfile.mkdtemp(prefix="suji-odds-")) / "odds.suji")
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory) -> Path:
+    """An SQLite database made by the migrations once per run; each test's app starts from a copy of it.
+
+    Running the migrations for every test would cost more than the rest of many tests; the tests that are about
+    the migrations themselves (a fresh instance, the schema against the models, PostgreSQL) make their own.
+    """
+    from suji.web import create_app
+    from suji.web.extensions import db
+    from suji.web.models import SQLITE_FILE, ensure_schema
+
+    instance = tmp_path_factory.mktemp("migrated") / "instance"
+    before = os.environ.get("SUJI_INSTANCE_PATH")
+    os.environ["SUJI_INSTANCE_PATH"] = str(instance)
+    try:
+        app = create_app({"TESTING": True, "SECRET_KEY": "test"})
+        with app.app_context():
+            ensure_schema()
+            db.session.remove()
+            db.engine.dispose()  # the last connection closed: SQLite moves the WAL into the one file
+    finally:
+        if before is None:
+            os.environ.pop("SUJI_INSTANCE_PATH", None)
+        else:
+            os.environ["SUJI_INSTANCE_PATH"] = before
+    database = instance / SQLITE_FILE
+    with sqlite3.connect(database) as connection:  # and to be sure nothing is left in a -wal file
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return database
+
+
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    """The web app for tests: CSRF off (the CSRF tests use `csrf_app`), a throwaway instance folder."""
+def app(tmp_path, monkeypatch, migrated_database):
+    """The web app for tests: CSRF off (the CSRF tests use `csrf_app`), a throwaway instance folder whose
+    database starts at the migrations' head (a copy of `migrated_database`)."""
+    import shutil
+
     from suji.web import create_app
 
-    monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
-    return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
+    instance = tmp_path / "instance"
+    instance.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(migrated_database, instance / migrated_database.name)
+    monkeypatch.setenv("SUJI_INSTANCE_PATH", str(instance))
+    made = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
+    made.extensions["suji_schema_ready"] = True  # the copy is at the head already
+    return made
 
 
 @pytest.fixture

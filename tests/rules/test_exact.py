@@ -127,6 +127,7 @@ def test_validity_matches_the_reference(faces):
     assert is_formula(faces) == (reference_value(faces) is not None)
 
 
+@pytest.mark.slow  # 300 pairs of formulas (2 s): the full run has it
 @settings(max_examples=300)
 @given(formulas(), face_sequences())
 def test_has_value_is_evaluate_then_compare(faces, other):

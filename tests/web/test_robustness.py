@@ -62,6 +62,7 @@ def _argument(converter) -> st.SearchStrategy:
     )
 
 
+@pytest.mark.slow  # every route × 12 generated requests (13 s): the quick tier leaves it to the full run
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: f"{sorted(r.methods - {'HEAD', 'OPTIONS'})}{r.rule}")
 @settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())

@@ -258,6 +258,7 @@ def test_a_form_sent_twice_counts_once(app, client):
     assert results(client, session_id)["attempts"] == 1
 
 
+@pytest.mark.slow  # many threads at once: a proof for the full run
 def test_many_pupils_answer_at_once_and_nothing_is_lost_or_doubled(app, client):
     session_id, code = make_class(client, count="2")
     client.post(f"/class/{session_id}/start")

@@ -508,15 +508,22 @@ def test_pages_are_in_japanese(client):
 # ---- the database ----
 
 
-def test_a_fresh_instance_gets_the_schema_in_wal_mode(app, client):
-    client.get("/games/")
+def test_a_fresh_instance_gets_the_schema_in_wal_mode(tmp_path, monkeypatch):
+    # not the `app` fixture (its database is a copy made by the migrations once): an empty instance folder
+    from suji.web import create_app
+
+    monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "fresh"))
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
+    assert not (tmp_path / "fresh" / "suji.sqlite3").exists()
+    app.test_client().get("/games/")
     with app.app_context():
         assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.session.execute(text("PRAGMA busy_timeout")).scalar() == 15000
         assert db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
-    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("/instance/suji.sqlite3")
+    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("/fresh/suji.sqlite3")  # in the instance folder
 
 
+@pytest.mark.slow  # two apps and two migrations (0.4 s)
 def test_games_survive_a_restart(tmp_path, monkeypatch):
     from suji.web import create_app
 

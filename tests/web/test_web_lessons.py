@@ -80,6 +80,7 @@ def test_unknown_lesson_step_and_experiment_are_404_in_the_page_language(client)
     assert client.post("/lessons/silence/step/nope", data={"answer": "1"}).status_code == 404
 
 
+@pytest.mark.slow  # every experiment of every lesson at its default N (3 s): the full run has it
 @pytest.mark.parametrize("slug", LESSONS)
 def test_every_experiment_page_and_chart(client, slug):
     html = client.get(f"/lessons/{slug}", headers=EN).get_data(as_text=True)

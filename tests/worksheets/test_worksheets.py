@@ -263,6 +263,7 @@ def test_every_key_is_made_by_check_with_its_score(level):
             assert operators <= LEVEL_OPERATORS[level]
 
 
+@pytest.mark.slow  # 40 problems solved and checked (0.5 s)
 def test_mixed_sheet_levels_come_from_the_seed_and_each_problem_is_certified_at_its_level():
     settings = Settings(count=12, level="mixed", seed="mixed", versions=2)
     ws = fresh(settings)
