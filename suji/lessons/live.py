@@ -30,7 +30,7 @@ class Live:
     """What one trial of an experiment is, for the page's simulation and the browser's live run.
 
     `trial` returns a value for each row of the experiment's table and the faces of the dice it rolled;
-    `dice` names those dice (their numbers of sides: a d6 is 6), for drawing them. A trial that plays whole
+    `dice` gives each of those dice's highest face (a d6: 6; Sūji's target die B: 8). A trial that plays whole
     games takes milliseconds: such an experiment has smaller chunks and a lower `max_trials`, so one request
     stays well under half a second and a whole run within a few seconds of the server's time.
     """

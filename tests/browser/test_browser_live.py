@@ -28,6 +28,7 @@ LIVE = [
     # whole games a trial (small chunks), and means rather than shares
     ("nine-am", "strategies", 230, 8),
     ("gooball", "turns", 250, 6),
+    ("suji", "targets", 800, 12),
 ]
 
 LONG_TASKS = """

@@ -518,7 +518,7 @@ def test_live_chunks_are_the_simulations_trials_and_bounded(client):
         client.get("/lessons/dice-monsters/experiment/matches/live.json?seed=1&chunk=200").status_code == 404
     )
     # the Sūji lesson's experiments look rolls up in the odds table: no live run
-    assert client.get("/lessons/suji/experiment/targets/live.json?seed=1&chunk=0").status_code == 404
+    assert client.get("/lessons/suji/experiment/reach/live.json?seed=1&chunk=0").status_code == 404
     page = client.get("/lessons/silence/experiment/totals?n=300&seed=2").get_data(as_text=True)
     assert 'id="live"' in page and "lessons_live.js" in page
-    assert 'id="live"' not in client.get("/lessons/suji/experiment/targets").get_data(as_text=True)
+    assert 'id="live"' not in client.get("/lessons/suji/experiment/reach").get_data(as_text=True)

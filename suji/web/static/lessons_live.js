@@ -188,8 +188,6 @@
       var die = document.createElement("span");
       die.className = "live-die";
       die.textContent = face;
-      var sides = settings.dice[i];
-      if (sides) die.title = "d" + sides;
       diceBox.appendChild(die);
     });
   }
