@@ -257,21 +257,28 @@ def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
     A formula that only lacks its next die (it ends with an operator or a √) is unfinished, not wrong.
     """
     result = check(formula, roll)
+    dice = dice_in_text(formula, roll)
+    if result.error is not None and result.error.unfinished_in(formula):
+        # Unfinished only if the dice so far were rolled: "5÷2+" without a + die is a mistake already.
+        try:
+            check_dice([UsedDie(p["face"], p["start"] + 1) for p in dice if p["face"] is not None], roll)
+        except FormulaError as error:
+            result = CheckResult(formula=formula, valid=False, error=error)
     data = result.to_dict(lang)
     unfinished = result.error is not None and result.error.unfinished_in(formula)
     return {
         "valid": data["valid"], "value": data["value"], "display": pretty_value(result),
         "target": data["target"], "error": None if unfinished else data["error"],
         "unfinished": unfinished, "message": translate(UNFINISHED, lang) if unfinished else None,
-        "dice": dice_in_text(formula, roll),
+        "dice": [{"start": p["start"], "end": p["end"], "die": p["die"]} for p in dice],
     }  # fmt: skip
 
 
 def dice_in_text(text: str, roll: Roll) -> list[dict]:
     """Which rolled die each piece of a formula being written stands for, as the checker would read it.
 
-    [{"start", "end", "die"}] with die "n0"… (the roll's number dice in order) or "o0"… (its operator dice),
-    or None when no free die shows that face. "×1d" is a constant die while the roll has one free; a 9 takes a
+    [{"start", "end", "die", "face"}] with die "n0"… (the roll's number dice in order) or "o0"… (its operator
+    dice), or None when no free die shows that face; `face` is the face the piece reads as (None: no die's). "×1d" is a constant die while the roll has one free; a 9 takes a
     free 9 (custom dice) or else a 6 turned over. The page greys out the dice named here: it never reads the
     formula itself.
     """
@@ -294,7 +301,7 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
         if face is not None:
             constant = take(free_operators, face)
             if constant is not None:
-                out.append({"start": piece.start, "end": found[i + 2].end, "die": f"o{constant}"})
+                out.append({"start": piece.start, "end": found[i + 2].end, "die": f"o{constant}", "face": face})
                 i += 3
                 continue
         die = None
@@ -306,7 +313,7 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
         elif piece.face is not None:
             index = take(free_operators, piece.face)
             die = None if index is None else f"o{index}"
-        out.append({"start": piece.start, "end": piece.end, "die": die})
+        out.append({"start": piece.start, "end": piece.end, "die": die, "face": piece.face})
         i += 1
     return out
 

@@ -310,6 +310,11 @@ def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict |
     if experiment.live is None:
         return None
     return {
+        # A reference that is not an exact value (a fair share) is drawn without the 95% band around it.
+        "reference": bool(experiment.exact_label),
+        "exact_label": render(experiment.exact_label or EXACT, {}, lang),
+        "x_title": render(experiment.x_title, {}, lang) if experiment.x_title else "",
+        "table_max": experiment.max_trials,
         "labels": [row.label_text(lang) for row in outcome.rows],
         "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],
         "percent": outcome.percent,

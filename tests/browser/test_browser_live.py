@@ -84,6 +84,9 @@ def test_a_live_run_ends_with_the_servers_counts(server, browser, slug, key, n, 
     assert [round(c / n, 9) for c in counts] == [round(row.simulated, 9) for row in outcome.rows]
     expect(page.locator("#live-status")).to_contain_text(f"the same counts as the table for seed {seed}")
     assert page.locator("#live-chart polyline.running").count() == 1
+    if experiment(slug, key).exact_label:  # a fair share is no exact value: no band, and it says what it is
+        assert page.locator("#live-chart polygon.band").count() == 0
+        expect(page.locator("#live-status")).to_contain_text("fair share")
     shot(page, f"live-{slug}-{key}-1280-en")
     assert page.errors == []
     page.context.close()

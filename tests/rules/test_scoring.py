@@ -326,3 +326,15 @@ def test_dice_in_text_names_the_die_of_each_piece_as_the_checker_reads_it():
     # a character no die shows, and a face the roll has no free die for, use none; the rest still count
     assert used("2?1+3") == [("2", "n0"), ("?", None), ("1", "n1"), ("+", "o0"), ("3", None)]
     assert used("") == [] and used("(") == [("(", None)]
+
+
+def test_an_unfinished_formula_with_a_die_that_was_not_rolled_is_a_mistake_already():
+    from suji.rules.scoring import value_so_far
+
+    roll = Roll.of([5, 2, 1, 3, 4], ["÷", "×", "−", "−"], [4, 4, 6])  # no + die
+    keep_going = value_so_far("5÷2−", roll, "en")
+    assert keep_going["unfinished"] and keep_going["error"] is None
+    for text in ("5÷2+", "5＋"):
+        data = value_so_far(text, roll, "en")
+        assert not data["unfinished"] and data["error"]["code"] == "not_rolled", text
+        assert "+" in data["error"]["message"]

@@ -166,8 +166,11 @@ def test_value_uses_the_drill_roll(client, monkeypatch):
     assert not data["valid"] and data["unfinished"] and data["error"] is None and "式" in data["message"]
     # which die each piece of the unfinished text uses, so the page greys them out without reading it
     assert [p["die"] for p in data["dice"]] == ["n0", "n1", "o0"]
-    data = client.post("/api/value", json={"formula": "21+√", "lang": "en", "roll": roll_token}).get_json()
+    data = client.post("/api/value", json={"formula": "21+", "lang": "en", "roll": roll_token}).get_json()
     assert data["unfinished"] and "Keep going" in data["message"]
+    # this roll has no √ die: "21+√" is not unfinished but a mistake already
+    data = client.post("/api/value", json={"formula": "21+√", "lang": "en", "roll": roll_token}).get_json()
+    assert not data["unfinished"] and data["error"]["code"] == "not_rolled"
     data = client.post("/api/value", json={"formula": "21++", "lang": "ja", "roll": roll_token}).get_json()
     assert not data["unfinished"] and data["error"]["code"] == "adjacent_operators"
     data = client.post("/api/value", json={"formula": "7", "roll": roll_token}).get_json()

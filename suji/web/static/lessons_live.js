@@ -35,6 +35,11 @@
     return value.toLocaleString(lang, { maximumFractionDigits: 3 });
   }
 
+  function caseName(i) {
+    // "15" alone says little: "total 15" (the experiment's axis title) says what it is
+    return settings.x_title ? settings.x_title + " " + settings.labels[i] : settings.labels[i];
+  }
+
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
   }
@@ -56,6 +61,8 @@
     if (n === null) return null;
     var zeros = [];
     for (var i = 0; i < rowsCount; i++) zeros.push(0);
+    panel.removeAttribute("data-finished");
+    statusLine.textContent = "";
     return {
       n: n, seed: panel.getAttribute("data-seed"), done: 0, sums: zeros.slice(), squares: zeros.slice(),
       queue: [], nextChunk: 0, fetching: false, playing: false, perFrame: 1, points: [], lastDice: null,
@@ -138,7 +145,9 @@
       take();
       taken += 1;
     }
-    if (speed === "auto") run.perFrame = Math.min(5000, Math.ceil(run.perFrame * 1.15));
+    // "faster and faster": one trial a frame for the first second, then a gentle climb, so there is something
+    // to watch before the numbers race.
+    if (speed === "auto" && run.done > 60) run.perFrame = Math.min(5000, Math.ceil(run.perFrame * 1.06));
     fetchAhead();
     show(now, false);
     if (run.done >= run.n) {
@@ -162,7 +171,7 @@
     drawTable();
     drawChart();
     // The screen reader hears the value at a calm pace, not every frame.
-    if (force || now - run.lastSaid > 2500 || run.done >= run.n) {
+    if (force || now - run.lastSaid > 2500 || run.done >= run.n || speedSelect.value === "slow") {
       run.lastSaid = now;
       say();
     }
@@ -175,9 +184,11 @@
   function say() {
     var i = Number(rowSelect.value);
     var exact = settings.exact[i];
-    var template = panel.getAttribute(exact === null ? "data-status-inexact" : "data-status");
+    var template = panel.getAttribute(
+      exact === null ? "data-status-inexact" : settings.reference ? "data-status-reference" : "data-status");
     statusLine.textContent = fill(template, {
-      n: run.done.toLocaleString(lang), label: settings.labels[i], value: format(value(i)), exact: format(exact)
+      n: run.done.toLocaleString(lang), label: caseName(i), value: format(value(i)), exact: format(exact),
+      reference: settings.exact_label
     });
   }
 
@@ -211,7 +222,10 @@
 
   function drawChart() {
     while (chart.firstChild) chart.removeChild(chart.firstChild);
-    var W = 640, H = 280, left = 56, right = 14, top = 14, bottom = 34;
+    // A phone gets a viewBox of its own width, so the 12-unit labels stay 12 px (the static chart does the same).
+    var narrow = chart.getBoundingClientRect().width < 480;
+    var W = narrow ? 340 : 640, H = narrow ? 240 : 280, left = narrow ? 50 : 56, right = 10, top = 14, bottom = 34;
+    chart.setAttribute("viewBox", "0 0 " + W + " " + H);
     var i = Number(rowSelect.value);
     var exact = settings.exact[i];
     var pts = run.points.map(function (p) { return [p[0], p[1][i] / p[0], p[2][i] / p[0]]; });
@@ -224,7 +238,10 @@
     if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
     var pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
     if (settings.percent) { lo = Math.max(0, lo); hi = Math.min(1, hi); }
-    var x = function (n) { return left + (W - left - right) * n / run.n; };
+    // Slowly (or one trial at a time) the x axis runs to the trials done so far: a few trials fill the chart.
+    var xMax = speedSelect.value === "slow" || !run.playing ? Math.max(10, run.done) : run.n;
+    if (run.done >= run.n) xMax = run.n;
+    var x = function (n) { return left + (W - left - right) * n / xMax; };
     var y = function (v) { return top + (H - top - bottom) * (1 - (v - lo) / (hi - lo)); };
     // Axes and the four grid lines, labelled.
     for (var g = 0; g <= 4; g++) {
@@ -233,9 +250,11 @@
       el("text", { x: left - 6, y: y(gv) + 4, class: "tick", "text-anchor": "end" }, chart).textContent = format(gv);
     }
     el("text", { x: left, y: H - 10, class: "tick" }, chart).textContent = "0";
-    el("text", { x: W - right, y: H - 10, class: "tick", "text-anchor": "end" }, chart).textContent = run.n.toLocaleString(lang);
+    el("text", { x: W - right, y: H - 10, class: "tick", "text-anchor": "end" }, chart).textContent = xMax.toLocaleString(lang);
     // The 95% band around the exact value: exact ± 1.96 σ/√n, σ from the exact p (a probability) or the run.
-    if (exact !== null && pts.length > 1) {
+    if (exact !== null && settings.reference && pts.length) {
+      el("line", { x1: left, x2: W - right, y1: y(exact), y2: y(exact), class: "exact" }, chart);
+    } else if (exact !== null && pts.length > 1) {
       var upper = [], lower = [];
       pts.forEach(function (p) {
         var n = p[0];
@@ -280,7 +299,8 @@
     run.playing = false;
     setPlayLabel();
     show(performance.now(), true);
-    statusLine.textContent += " " + fill(panel.getAttribute("data-done-text"), { n: run.done.toLocaleString(lang), seed: run.seed });
+    var doneText = run.n <= settings.table_max ? "data-done-text" : "data-done-only";
+    statusLine.textContent += " " + fill(panel.getAttribute(doneText), { n: run.done.toLocaleString(lang), seed: run.seed });
     panel.setAttribute("data-finished", String(run.done));
   }
 
@@ -327,6 +347,15 @@
   });
 
   rowSelect.addEventListener("change", function () { if (run) show(performance.now(), true); });
+  // A new N is a new run: the one under way stops, and the next press starts again from trial 1.
+  nInput.addEventListener("change", function () {
+    if (run && run.n !== readN()) resetButton.click();
+  });
+
+  // Follow the most likely case first (not the rarest, such as a total of 3), when there are exact values.
+  var likely = 0;
+  settings.exact.forEach(function (p, i) { if (p !== null && p > (settings.exact[likely] || 0)) likely = i; });
+  if (settings.percent) rowSelect.value = String(likely);
 
   // The exact column, once.
   tableRows.forEach(function (tr, i) { tr.querySelector(".exact").textContent = format(settings.exact[i]); });
