@@ -301,7 +301,9 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
         if face is not None:
             constant = take(free_operators, face)
             if constant is not None:
-                out.append({"start": piece.start, "end": found[i + 2].end, "die": f"o{constant}", "face": face})
+                out.append(
+                    {"start": piece.start, "end": found[i + 2].end, "die": f"o{constant}", "face": face}
+                )
                 i += 3
                 continue
         die = None

@@ -36,7 +36,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from sqlalchemy import and_, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -75,6 +75,7 @@ JOIN_WINDOW = timedelta(minutes=10)
 JOIN_FAILURES = 20  # wrong codes per client and window; a whole class behind one address mistypes fewer
 POLL_MS = 1500  # the dashboard asks for new results this often
 
+MIXED_LEVELS = lazy_gettext("Mixed: each problem has its own level")
 PHASE_NAMES = {
     WAITING: lazy_gettext("Not started yet"),
     RUNNING: lazy_gettext("Running"),
@@ -239,7 +240,7 @@ def new() -> str:
 def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> str:
     from suji.worksheets.sheet import LEVEL_NAMES, MIXED, VERSION_LABELS
 
-    levels = [(str(n), LEVEL_NAMES[n]) for n in (1, 2, 3)] + [(MIXED, LEVEL_NAMES[MIXED])]
+    levels = [(str(n), gettext(LEVEL_NAMES[n])) for n in (1, 2, 3)] + [(MIXED, gettext(MIXED_LEVELS))]
     return render_template(
         "classroom/new.html", settings=settings, form=form, errors=errors, levels=levels,
         versions=VERSION_LABELS, min_count=core.MIN_COUNT, max_count=core.MAX_COUNT,
@@ -309,7 +310,7 @@ def dashboard(session_id: int) -> str | Response | tuple[str, int]:
         "classroom/dashboard.html", cls=cls, settings=settings_of(cls), grid=_results(cls), phase=phase(cls),
         phase_names=PHASE_NAMES, time_up=time_up(cls), seconds_left=seconds_left(cls),
         join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS, mistake_name=core.mistake_name,
-        lang=lang(),
+        lang=lang(), counts_text=counts_text,
     )  # fmt: skip
 
 
@@ -340,6 +341,12 @@ def _progress(answer: ClassAnswer | None) -> Progress:
     )
 
 
+def counts_text(pupils: int, answers: int) -> str:
+    """ "3 pupils, 1 answer": each count with its own plural."""
+    return gettext("%(pupils)s, %(answers)s", pupils=ngettext("%(num)s pupil", "%(num)s pupils", pupils),
+                   answers=ngettext("%(num)s answer", "%(num)s answers", answers))  # fmt: skip
+
+
 @bp.get("/api/class/<int:session_id>/results")
 def results_json(session_id: int) -> Response:
     """What the dashboard shows, for its polling: the phase, the counts, the grid as data and as HTML."""
@@ -348,12 +355,12 @@ def results_json(session_id: int) -> Response:
         return _json_error("not_teacher", 403)
     grid = _results(cls)
     here = lang()
-    html = render_template("classroom/_grid.html", grid=grid, mistake_name=core.mistake_name, lang=here)
+    html = render_template("classroom/_grid.html", grid=grid, mistake_name=core.mistake_name, lang=here,
+                           phase=phase(cls))  # fmt: skip
     return jsonify({
         "phase": phase(cls), "status": cls.status, "time_up": time_up(cls), "seconds_left": seconds_left(cls),
         "students": len(grid.rows), "attempts": grid.attempts,
-        "counts_text": gettext("%(students)s pupils, %(attempts)s answers", students=len(grid.rows),
-                               attempts=grid.attempts),
+        "counts_text": counts_text(len(grid.rows), grid.attempts),
         "rows": [{"name": r.name, "total": r.total, "best_total": r.best_total, "position": r.position,
                   "cells": [None if c is None else {"attempts": c.attempts, "hints": c.hints_used,
                                                    "solved": c.solved, "done": c.done, "score": c.score}

@@ -290,14 +290,16 @@ def choose_problems(settings: ClassSettings) -> tuple[ClassProblem, ...]:
     return tuple(problems)
 
 
-def level_solution(roll: Roll, level: int) -> Solution:
-    """The solver's answer with the operators of the problem's level: what the hints follow (as in the drill)."""
+def level_solution(roll: Roll, level: int | None = None) -> Solution:
+    """The solver's answer for the roll: with every die (the default, what a class scores against), or with the
+    operators of a level only."""
     return solve_at_level(roll, level)
 
 
 def problem_hints(problem: ClassProblem) -> list[Hint]:
-    """The hints of a problem, one step further each (the drill's hints at the problem's level)."""
-    return hints(problem.roll, level_solution(problem.roll, problem.level))
+    """The hints of a problem, one step further each. They lead to the best answer with every die rolled, the
+    one the class's "best possible" and the hints' price are taken from, so four hints give the whole of it."""
+    return hints(problem.roll, level_solution(problem.roll))
 
 
 def hint_price(problem: ClassProblem, settings: ClassSettings) -> int:
@@ -326,8 +328,10 @@ def clean_code(text: object) -> str:
     code = "".join(ch for ch in raw.upper() if ch not in " -_\u3000ー")
     if not code:
         raise ClassError("no_code", "code")
-    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+    if len(code) != CODE_LENGTH or not code.isascii() or not code.isalnum():
         raise ClassError("bad_code", "code", length=CODE_LENGTH, example="KM47TQ")
+    if any(ch not in CODE_ALPHABET for ch in code):  # the right shape, but no class ever gets such a code
+        raise ClassError("unknown_code", "code", given=code)
     return code
 
 

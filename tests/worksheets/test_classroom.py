@@ -84,7 +84,7 @@ def test_codes_have_no_look_alikes_and_are_read_forgivingly():
     assert core.new_code(taken=codes) not in codes
     assert core.clean_code(" km4-7tq ".replace("4", "3")) == "KM37TQ"
     assert core.clean_code("ＫＭ３７ＴＱ") == "KM37TQ"
-    for bad, code in (("", "no_code"), ("KM37T", "bad_code"), ("KM37TQQ", "bad_code"), ("KM3OTQ", "bad_code"),
+    for bad, code in (("", "no_code"), ("KM37T", "bad_code"), ("KM37TQQ", "bad_code"), ("KM3OTQ", "unknown_code"),
                       ("x" * 10_000, "bad_code")):  # fmt: skip
         with pytest.raises(ClassError) as caught:
             core.clean_code(bad)
@@ -216,3 +216,11 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     assert rows[2][8:13] == ["", "10", "1", "0", core.translate("no", "ja")]  # not finished: no score yet
     assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "10", "", "", ""]
     assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best possible")
+
+
+def test_the_hints_lead_to_the_best_answer_the_class_scores_against():
+    settings = core.with_seed(ClassSettings(count=4, level=2, seed="hints-best"))
+    for problem in core.choose_problems(settings):
+        assert core.level_solution(problem.roll).top.score == problem.best_score
+        steps = core.problem_hints(problem)
+        assert len(steps) == core.HINT_STEPS

@@ -67,6 +67,19 @@
 
   // ---- a pupil's page ----
   var pupil = document.getElementById("pupil");
+  // A formula being typed survives the reload that a pause or a restart by the teacher brings (kept in this tab
+  // only, per problem, and dropped once it is sent).
+  var box = document.getElementById("formula");
+  if (pupil && box && window.sessionStorage) {
+    var key = "suji-class-formula:" + (pupil.dataset.stateUrl || "") + ":" + (pupil.dataset.position || "");
+    var kept = sessionStorage.getItem(key);
+    if (kept && !box.value) {
+      box.value = kept;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    box.addEventListener("input", function () { sessionStorage.setItem(key, box.value); });
+    if (box.form) box.form.addEventListener("submit", function () { sessionStorage.removeItem(key); });
+  }
   if (pupil && pupil.dataset.stateUrl && pupil.dataset.phase !== "ended") {
     var check = function () {
       getJSON(pupil.dataset.stateUrl).then(function (data) {
