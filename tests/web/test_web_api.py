@@ -70,7 +70,7 @@ def test_check_follows_the_page_language(client):
     ja = client.post("/api/check", json=body, headers={"Accept-Language": "ja"}).get_json()
     en = client.post("/api/check", json=body, headers={"Accept-Language": "en"}).get_json()
     assert ja["error"]["code"] == en["error"]["code"] == "adjacent_operators"
-    assert "演算記号" in ja["error"]["message"] and "side by side" in en["error"]["message"]
+    assert "記号がとなり合って" in ja["error"]["message"] and "side by side" in en["error"]["message"]
 
 
 BAD = [
