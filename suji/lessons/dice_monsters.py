@@ -418,7 +418,11 @@ def _start_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(int(_first_mover(rng, MONSTERS[x], MONSTERS[y]) == 0) for x, y in START_PAIRS), ()
 
 
-LIVE_BEATS = Live(_beats_trial, dice=tuple(s for x in STANDARD_SIZES for s in (x, 6)))
+LIVE_BEATS = Live(
+    _beats_trial,
+    dice=tuple(s for x in STANDARD_SIZES for s in (x, 6)),
+    dice_labels=tuple(f"d{s}" for x in STANDARD_SIZES for s in (x, 6)),
+)
 LIVE_SKILL = Live(_skill_trial)
 LIVE_START = Live(_start_trial)
 

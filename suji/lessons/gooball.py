@@ -394,8 +394,9 @@ def _push_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 LIVE_MOVEMENT = Live(_power_trial, dice=(SIDES,))
 LIVE_REACH = Live(_reach_trial, dice=(SIDES,))
-LIVE_BUMP = Live(_bump_trial, dice=(SIDES, SIDES))
-LIVE_PUSH = Live(_push_trial, dice=(SIDES, SIDES))
+BUMP_DICE = (Msg(N_("mover")), Msg(N_("the other")))
+LIVE_BUMP = Live(_bump_trial, dice=(SIDES, SIDES), dice_labels=BUMP_DICE)
+LIVE_PUSH = Live(_push_trial, dice=(SIDES, SIDES), dice_labels=BUMP_DICE)
 
 
 def _run_movement(n: int, seed: int, lang: str) -> Outcome:

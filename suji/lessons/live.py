@@ -37,6 +37,8 @@ class Live:
 
     trial: Callable[[random.Random], tuple[Values, Dice]]
     dice: tuple[int, ...] = ()
+    # What the page writes under each die: a size ("d20") or a msgid (suji.lessons.lesson.Msg, translated)
+    dice_labels: tuple[str, ...] = ()
     chunk: int = CHUNK
     max_trials: int = MAX_LIVE_TRIALS
 

@@ -295,6 +295,13 @@ def join_url(cls: ClassSession) -> str:
     return url_for("classroom.join_code", code=cls.code, _external=True)
 
 
+def only_this_computer() -> bool:
+    """Whether the teacher opened the app at an address only this computer can reach (127.0.0.1, localhost):
+    the join URL and its QR code would then lead nowhere on a pupil's device."""
+    host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower()
+    return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
+
+
 @bp.get("/class/<int:session_id>")
 def dashboard(session_id: int) -> str | Response | tuple[str, int]:
     """The teacher's dashboard: the code (large) and its QR, controls, the live grid."""
@@ -310,7 +317,7 @@ def dashboard(session_id: int) -> str | Response | tuple[str, int]:
         "classroom/dashboard.html", cls=cls, settings=settings_of(cls), grid=_results(cls), phase=phase(cls),
         phase_names=PHASE_NAMES, time_up=time_up(cls), seconds_left=seconds_left(cls),
         join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS, mistake_name=core.mistake_name,
-        lang=lang(), counts_text=counts_text,
+        lang=lang(), counts_text=counts_text, only_this_computer=only_this_computer(),
     )  # fmt: skip
 
 

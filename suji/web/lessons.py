@@ -23,7 +23,7 @@ from suji.core.i18n import N_
 from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
-from suji.lessons.lesson import Experiment, Lesson, Outcome, render
+from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, render
 from suji.lessons.live import chunk_trials
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
 from suji.lessons.steps import (
@@ -319,6 +319,10 @@ def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict |
         "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],
         "percent": outcome.percent,
         "dice": list(experiment.live.dice),
+        "dice_labels": [
+            render(label, {}, lang) if isinstance(label, Msg) else label
+            for label in experiment.live.dice_labels
+        ],
         "chunk": experiment.live.chunk,
         "max": experiment.live.max_trials,
     }

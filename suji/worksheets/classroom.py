@@ -362,6 +362,11 @@ class Progress:
     score: int = 0
     formula: str = ""  # the last formula sent
 
+    @property
+    def skipped(self) -> bool:
+        """Moved past without a target while tries were left (a miss uses them all up)."""
+        return self.done and not self.solved and self.attempts < MAX_ATTEMPTS
+
 
 @dataclass(frozen=True)
 class Attempt:

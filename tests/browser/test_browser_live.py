@@ -172,3 +172,18 @@ def test_without_javascript_the_page_is_the_static_result(server, browser):
     assert not page.locator("#live").is_visible()
     assert page.locator("table.outcome:not(.live-table)").is_visible()
     page.context.close()
+
+
+@pytest.mark.parametrize(("slug", "key", "labels"), [
+    ("dice-monsters", "beats", ["d2", "d6", "d4", "d6"]),
+    ("gooball", "bump", ["mover", "the other"]),
+])  # fmt: skip
+def test_the_dice_say_which_die_they_are(server, browser, slug, key, labels):
+    expect = sync_api.expect
+    page = new_page(browser)
+    page.goto(f"{server}/lessons/{slug}/experiment/{key}?n=50&seed=1")
+    page.locator("#live-step").click()
+    expect(page.locator("#live")).to_have_attribute("data-done", "1")
+    shown = page.locator("#live-dice .live-die-label").all_text_contents()
+    assert shown[: len(labels)] == labels
+    page.context.close()

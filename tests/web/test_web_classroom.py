@@ -94,6 +94,7 @@ def test_a_class_from_start_to_end(app, client):
     assert data["problems"][0]["share_solved"] == 1.0 and data["problems"][0]["mistake"] == "not_target"
     assert data["problems"][1]["mistake"] == "skipped" and data["problems"][1]["mistake_name"] == "Skipped"
     assert "Ken" in data["html"] and "<table" in data["html"]
+    assert data["html"].count('aria-label="skipped"') == 1  # Aya's skip is marked apart from a miss
     # The end: no more answers, everyone's results (with the best formulas) stay readable.
     client.post(f"/class/{session_id}/end")
     assert results(client, session_id)["phase"] == "ended"
@@ -493,3 +494,15 @@ def test_every_page_is_in_the_readers_language(app, client, lang):
                          (ken, "/join"), (ken, f"/class/s/{code}")):  # fmt: skip
         html = browser.get(url).get_data(as_text=True)
         assert f'<html lang="{lang}">' in html and word in html, url
+
+
+def test_the_dashboard_warns_when_pupils_could_not_reach_its_address(app, client):
+    from suji.web.classroom import only_this_computer
+
+    session_id, _ = make_class(client)
+    here = client.get(f"/class/{session_id}").get_data(as_text=True)  # the test client's host is localhost
+    assert 'id="loopback-note"' in here and "--host 0.0.0.0" in here
+    for url, alone in (("http://127.0.0.1:8000/", True), ("http://[::1]:8000/", True),
+                       ("http://192.168.1.20:8000/", False), ("http://suji.school.example/", False)):  # fmt: skip
+        with app.test_request_context("/", base_url=url):
+            assert only_this_computer() is alone, url

@@ -196,10 +196,19 @@
     while (diceBox.firstChild) diceBox.removeChild(diceBox.firstChild);
     if (!run.lastDice) return;
     run.lastDice.forEach(function (face, i) {
+      var holder = document.createElement("span");
+      holder.className = "live-die-wrap";
       var die = document.createElement("span");
       die.className = "live-die";
       die.textContent = face;
-      diceBox.appendChild(die);
+      holder.appendChild(die);
+      if (settings.dice_labels && settings.dice_labels[i]) {
+        var label = document.createElement("span");
+        label.className = "live-die-label";
+        label.textContent = settings.dice_labels[i];
+        holder.appendChild(label);
+      }
+      diceBox.appendChild(holder);
     });
   }
 
