@@ -714,7 +714,7 @@ def cmd_worksheet(args: argparse.Namespace) -> int:
     settings, errors = parse_settings({k: str(v) for k, v in options.items()}, lang)
     if errors:
         for error in errors:
-            print(f"suji: {error.text(lang)}", file=sys.stderr)
+            print(f"suji: {error.message(lang)}", file=sys.stderr)
         return 2
     output: str = getattr(args, "output", "-") or "-"
     fmt = getattr(args, "format", None) or (

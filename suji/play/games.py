@@ -15,8 +15,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from functools import lru_cache
 
+from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.core.nicknames import clean_nickname
@@ -200,7 +200,7 @@ def set_face(hand: Hand, die: object, face: object) -> Hand:
     )
 
 
-@lru_cache(maxsize=4096)
+@bounded("best_for_roll")
 def best_for(roll: Roll) -> tuple[int, str]:
     """The solver's best score for a roll before costs and one formula for it ((0, "") when none)."""
     top = solve(roll).top

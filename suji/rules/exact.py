@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 
+from suji.core.caching import bounded
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, PLUS, TIMES
 from suji.rules.language import ACCEPTING, CONSTANT, DIGIT, ROOTED, SIGN, SQUARED, START, TRANSITIONS
 
@@ -25,7 +25,7 @@ Face = int | str
 Value = tuple[tuple[int, Fraction], ...]
 
 
-@lru_cache(maxsize=4096)
+@bounded("squarefree")
 def squarefree_split(n: int) -> tuple[int, int]:
     """Return (a, b) with n = a²·b and b squarefree, so √n = a√b."""
     a, b = 1, n
@@ -121,6 +121,8 @@ def _sums(faces: Sequence[Face]) -> dict[int, list[int]] | None:
         state = nxt
     if state not in ACCEPTING:
         return None
+    # The end closes the last factor and term as a + would. Written out again rather than looped over a sentinel
+    # or called as a helper: either made this hot loop 1.5× slower (measured on the stripping's sub-formulas).
     if state != CONSTANT:
         if root and not squared and number:
             p2, r2 = squarefree_split(number)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import combinations
 
 import sympy
@@ -18,6 +18,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerThread
 
+from suji.core.caching import computed_once
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.core.resources import resource_dir
@@ -132,7 +133,7 @@ def format_faces(faces: tuple[Face, ...] | list[Face]) -> str:
     return "".join(str(f) for f in faces)
 
 
-@lru_cache(maxsize=1)
+@computed_once
 def formula_parser() -> Lark:
     """The LALR parser for grammar/suji.lark, built once."""
     path = resource_dir("grammar") / "suji.lark"
@@ -199,7 +200,7 @@ def _face(token: Token) -> Face:
     return _FACE_OF_TYPE[token.type]
 
 
-@lru_cache(maxsize=1)
+@computed_once
 def formula_lexer() -> Lexer:
     """The grammar's own lexer, built once (`Lark.lex` builds a new one for every text it is given)."""
     return formula_parser()._build_lexer()

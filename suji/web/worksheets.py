@@ -65,7 +65,7 @@ def _form(settings: Settings, errors: list[SettingsError], status: int = 200) ->
     return render_template(
         "worksheets/index.html",
         s=settings,
-        errors=[(e.field, e.text(lang)) for e in errors],
+        errors=[(e.field, e.message(lang)) for e in errors],
         error_fields={e.field for e in errors},
         ready=bool(request.args) and not errors,
         limits={
@@ -149,7 +149,7 @@ def _json_error(errors: list[SettingsError]) -> Response:
     gap = "" if lang == "ja" else " "  # Japanese sentences follow each other without a space
     body = {
         "code": "bad_settings",
-        "message": gap.join(e.text(lang) for e in errors),
+        "message": gap.join(e.message(lang) for e in errors),
         "fields": [e.field for e in errors],
     }
     return error_response(body, 400)

@@ -203,7 +203,7 @@ def parse_settings(params: Mapping[str, object]) -> tuple[ClassSettings, list[Cl
             values["count"] = count
     sheet_params = {name: value for name in ("level", "seed") if (value := get(name)) is not None}
     parsed, sheet_errors = sheet.parse_settings(sheet_params)
-    errors += [ClassError("sheet", error.field, text=error.text) for error in sheet_errors]
+    errors += [ClassError("sheet", error.field, text=error.message) for error in sheet_errors]
     if "level" in sheet_params and not any(e.field == "level" for e in sheet_errors):
         values["level"] = parsed.level
     if "seed" in sheet_params and not any(e.field == "seed" for e in sheet_errors):

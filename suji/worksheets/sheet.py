@@ -154,10 +154,6 @@ class SettingsError(SujiError):
             params["chars"] = _quote_chars(params["chars"], lang)  # type: ignore[arg-type]
         return params
 
-    def text(self, lang: str) -> str:
-        """The message in `lang` (the form's name for it)."""
-        return self.message(lang)
-
 
 def new_seed() -> str:
     """A fresh random seed, short enough to copy from paper (6 digits)."""

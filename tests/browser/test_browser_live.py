@@ -122,7 +122,10 @@ def test_pause_and_one_trial_at_a_time(server, browser, slug, key, dice):
     expect(panel).to_have_attribute("data-done", re.compile(r"^\d{3,}$"))  # a hundred trials or more
     page.locator("#live-play").click()  # now "Pause"
     stopped = panel.get_attribute("data-done")
-    page.wait_for_timeout(300)  # a pause must hold: nothing is added while the page waits
+    # a pause must hold: twenty frames later (counted in frames, not in time) nothing was added
+    page.evaluate(
+        "() => new Promise(done => { let n = 20; const f = () => --n ? requestAnimationFrame(f) : done(); requestAnimationFrame(f); })"
+    )
     assert panel.get_attribute("data-done") == stopped and int(stopped) < 50_000
     expect(page.locator("#live-play")).to_have_text("つづける")
     step.click()  # one more trial after the pause

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from suji.core import caching
 
 
-def test_every_cache_of_the_package_is_declared_with_a_size():
-    import suji.web  # noqa: F401 - importing the app declares the web layer's caches
-    import suji.web.lessons  # noqa: F401
-    import suji.web.solver_pool  # noqa: F401
-    import suji.web.worksheets  # noqa: F401
-
-    found = caching.sizes()
-    assert set(found) <= set(caching.SIZES) and len(found) >= 8
-    assert all(limit == caching.SIZES[name] for name, (_, limit) in found.items())
+def test_every_cache_of_the_package_is_declared_in_the_one_table():
+    """No module keeps a cache of its own: every LRU is `bounded(name)` with its size in SIZES, and each name
+    there is used by exactly one `bounded(...)` or `LruDict(...)` / `Fresh(...)` somewhere in the package."""
+    root = Path(__file__).resolve().parents[2] / "suji"
+    sources = {p: p.read_text(encoding="utf-8") for p in root.rglob("*.py") if p.name != "caching.py"}
+    own = [str(p.relative_to(root)) for p, text in sources.items() if "lru_cache" in text]
+    assert own == [], own
+    used = Counter(
+        name
+        for text in sources.values()
+        for name in re.findall(r"""(?:bounded|LruDict|Fresh)\(\s*["']([a-z_]+)["']""", text)
+    )
+    assert set(used) == set(caching.SIZES) and all(n == 1 for n in used.values()), used
 
 
 def test_a_bounded_cache_keeps_the_most_recent_results_only(monkeypatch):

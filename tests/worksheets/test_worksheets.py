@@ -100,13 +100,13 @@ def test_mixed_level_is_a_setting_the_url_keeps(raw):
 def test_bad_settings_are_reported(params, field):
     _, errors = parse_settings(params)
     assert [e.field for e in errors] == [field]
-    assert errors[0].text("en").endswith(".")
-    assert re.search(r"[ぁ-んァ-ン一-龯]", errors[0].text("ja"))  # a Japanese message, not the msgid
+    assert errors[0].message("en").endswith(".")
+    assert re.search(r"[ぁ-んァ-ン一-龯]", errors[0].message("ja"))  # a Japanese message, not the msgid
 
 
 def test_error_messages_name_the_limits():
     _, errors = parse_settings({"count": "50", "seed": "s" * 50})
-    texts = [e.text("en") for e in errors]
+    texts = [e.message("en") for e in errors]
     assert texts == [
         "The number of problems must be a whole number from 1 to 40.",
         "The seed must be at most 40 characters, without control characters.",
@@ -115,8 +115,8 @@ def test_error_messages_name_the_limits():
 
 def test_the_level_message_offers_mixed():
     _, errors = parse_settings({"level": "4"})
-    assert errors[0].text("en") == "The level must be 1, 2, 3 or mixed."
-    assert "1、2、3、mixed（ミックス）" in errors[0].text("ja")
+    assert errors[0].message("en") == "The level must be 1, 2, 3 or mixed."
+    assert "1、2、3、mixed（ミックス）" in errors[0].message("ja")
 
 
 @pytest.mark.parametrize(
@@ -137,10 +137,10 @@ def test_characters_the_pdf_cannot_draw_are_refused_by_name(params, field, shown
     assert [e.field for e in errors] == [field]
     assert getattr(settings, field) == ""  # the bad text is not used
     assert (
-        errors[0].text("en")
+        errors[0].message("en")
         == f"The PDF cannot print {shown_en} in the {field}. Please use other characters."
     )
-    assert shown_ja in errors[0].text("ja") and "PDF に印刷できません" in errors[0].text("ja")
+    assert shown_ja in errors[0].message("ja") and "PDF に印刷できません" in errors[0].message("ja")
 
 
 @pytest.mark.parametrize(

@@ -21,9 +21,9 @@ import threading
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
+from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_, translate
 from suji.solver.odds import space
@@ -226,7 +226,7 @@ class OddsTable:
         )
 
 
-@lru_cache(maxsize=8192)
+@bounded("odds_row")
 def _inflate(table: OddsTable, index: int) -> bytes:
     offsets_at = table._body_start + 4 * index
     start, end = struct.unpack_from("<2I", table._map, offsets_at)
