@@ -40,10 +40,13 @@ SIZES: dict[str, int] = {
     "advice_outcomes": 256,  # the live-solved scores of a roll's outcomes: ~200 KB
     "dice_nets_pdf": 4,  # the printable dice, per language and paper: ~300 KB
     "class_problems": 256,  # a class session's problems parsed from their stored text: ~5 KB
-    "odds_status": 8,
+    "odds_status": 8,  # the odds table's state, per table path (one in practice)
     "odds_row": 8192,  # one row of the odds table, inflated: 672 bytes
     "best_for_roll": 4096,  # the solver's best score and formula for a game's roll: a few hundred bytes
-    "squarefree": 4096,  # n = a²·b for one radicand: two ints  # the odds table's state, per table path (one in practice)
+    "squarefree": 4096,  # n = a²·b for one radicand: two ints
+    "session_serializer": 4,  # Flask's session serializer, per secret key (one in practice)
+    "session_cookie": 4096,  # what a session cookie's signature vouches for: its payload (< 4 KB) and time
+    "csrf_token": 4096,  # what a CSRF token's signature vouches for: the session's token and the time
 }
 
 computed_once = cache

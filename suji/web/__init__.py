@@ -13,8 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask
 
 from suji.core.caching import Fresh
 from suji.core.resources import resource_dir
@@ -23,6 +22,7 @@ from suji.web import settings as web_settings
 from suji.web.extensions import babel, csrf
 from suji.web.i18n import select_locale
 from suji.web.settings import Settings
+from suji.web.signing import SessionInterface
 
 # Every response gets this policy: no inline script or style anywhere, so the JS and CSS live in static/.
 CONTENT_SECURITY_POLICY = (
@@ -30,13 +30,6 @@ CONTENT_SECURITY_POLICY = (
     "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 MAX_CONTENT_LENGTH = 64 * 1024
-
-
-class _SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, with Secure also set whenever the request itself came over HTTPS."""
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return bool(app.config["SESSION_COOKIE_SECURE"]) or (bool(request) and request.is_secure)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -69,7 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     web_settings.init_app(app, settings)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the order `suji check --json` prints
-    app.session_interface = _SessionInterface()
+    app.session_interface = SessionInterface()  # Flask's signed cookie, each signature checked once
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf.csrf import CSRFProtect
+
+from suji.web.signing import CsrfProtect
 
 babel = Babel()
-csrf = CSRFProtect()
+csrf = CsrfProtect()  # Flask-WTF's, each token's signature checked once (suji.web.signing)
 db = SQLAlchemy()  # the games' database, bound in suji.web.models.init_app
 migrate = Migrate()

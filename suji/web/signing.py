@@ -1,0 +1,147 @@
+"""Signed cookies and CSRF tokens, each signature checked once: Flask's session and Flask-WTF's CSRF protection.
+
+    cookie / X-CSRFToken ──HMAC check (first time only)──▶ payload + signing time ──age, compare──▶ session, or 400
+
+A JSON call such as /api/check carries the same session cookie and the same CSRF token every time, and checking
+their two HMAC signatures (and building two serializers to do it) was a fifth of its cost. What a signed string
+says is a pure function of the string and the secret key, so it is worked out once per string (`bounded`, at most
+SIZES entries; a forged string is remembered as forged) and everything that depends on the request or the clock
+is still done every time: the session's age against PERMANENT_SESSION_LIFETIME, the token's age against
+WTF_CSRF_TIME_LIMIT, the token against this session's own, the Referer rule over HTTPS. The signing and the
+checking themselves are Flask's and itsdangerous's own, unchanged.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import time
+from typing import Any
+
+from flask import Flask, current_app, g, request, session
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFProtect, same_origin
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from suji.core.caching import bounded
+
+logger = logging.getLogger(__name__)
+CSRF_SALT = "wtf-csrf-token"  # Flask-WTF's own, so tokens made by its generate_csrf verify here
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session: a cookie's signature is checked once, and Secure is set over HTTPS too."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (bool(request) and request.is_secure)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        if not app.secret_key:
+            return None
+        return _session_serializer(app.secret_key, self.salt, self.key_derivation, self.digest_method)
+
+    def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
+        s = self.get_signing_serializer(app)
+        if s is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        found = _session_payload(s, value)
+        if found is None or not _young(found[1], app.permanent_session_lifetime.total_seconds()):
+            return self.session_class()  # forged, broken or too old: a new session, as Flask does
+        return self.session_class(s.load_payload(found[0]))
+
+
+@bounded("session_serializer")
+def _session_serializer(secret_key: str, salt: str, derivation: str, digest: Any) -> URLSafeTimedSerializer:
+    """Flask's session serializer for one secret key (Flask builds a new one for every request)."""
+    return URLSafeTimedSerializer(
+        secret_key,
+        salt=salt,
+        serializer=SecureCookieSessionInterface.serializer,
+        signer_kwargs={"key_derivation": derivation, "digest_method": digest},
+    )
+
+
+@bounded("session_cookie")
+def _session_payload(s: URLSafeTimedSerializer, cookie: str) -> tuple[bytes, float] | None:
+    """The payload of a session cookie and when it was signed (Unix time), or None when the signature fails."""
+    try:
+        payload, signed = s.make_signer(s.salt).unsign(cookie, return_timestamp=True)
+    except BadSignature:
+        return None
+    return payload, signed.timestamp()
+
+
+def _young(signed: float, max_age: float) -> bool:
+    """Whether a signature made at `signed` is at most `max_age` seconds old (itsdangerous's rule, in whole
+    seconds; one from the future is refused too)."""
+    age = int(time.time()) - int(signed)
+    return 0 <= age <= max_age
+
+
+@bounded("csrf_token")
+def _csrf_payload(secret_key: str, token: str) -> tuple[str, float] | None:
+    """The session value a CSRF token was signed for and when it was signed, or None when it is not genuine."""
+    s = URLSafeTimedSerializer(secret_key, salt=CSRF_SALT)
+    try:
+        value, signed = s.loads(token, return_timestamp=True)
+    except BadSignature:
+        return None
+    return (value, signed.timestamp()) if isinstance(value, str) else None
+
+
+class CsrfProtect(CSRFProtect):
+    """Flask-WTF's CSRF protection with its signature check done once per token (`_csrf_payload`).
+
+    Everything else is Flask-WTF's rule: the token from the form field or the X-CSRFToken header, compared with
+    the one in this session, its age against WTF_CSRF_TIME_LIMIT, the Referer over HTTPS, the exemptions.
+    """
+
+    def _get_csrf_token(self) -> str | None:
+        if request.mimetype in FORM_TYPES:
+            return super()._get_csrf_token()
+        # A JSON body has no form fields: look at the headers only, without reading the body as a form.
+        for header_name in current_app.config["WTF_CSRF_HEADERS"]:
+            token = request.headers.get(header_name)
+            if token:
+                return token
+        return None
+
+    def protect(self, apply_exemptions: bool = False) -> None:
+        if apply_exemptions and (not request.endpoint or self._is_exempt()):
+            return
+        config = current_app.config
+        if request.method not in config["WTF_CSRF_METHODS"]:
+            return
+        problem = _token_problem(self._get_csrf_token(), config)
+        if problem:
+            logger.info(problem)
+            self._error_response(problem)
+        if request.is_secure and config["WTF_CSRF_SSL_STRICT"]:
+            if not request.referrer:
+                self._error_response("The referrer header is missing.")
+            if not same_origin(request.referrer, f"https://{request.host}/"):
+                self._error_response("The referrer does not match the host.")
+        g.csrf_valid = True
+
+
+def _token_problem(token: str | None, config: Any) -> str | None:
+    """Why the token does not protect this request (Flask-WTF's wording), or None when it does."""
+    secret_key = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    field_name = config.get("WTF_CSRF_FIELD_NAME") or "csrf_token"
+    time_limit = config.get("WTF_CSRF_TIME_LIMIT", 3600)
+    if not token:
+        return "The CSRF token is missing."
+    if field_name not in session:
+        return "The CSRF session token is missing."
+    found = _csrf_payload(secret_key, token)
+    if found is None:
+        return "The CSRF token is invalid."
+    if time_limit is not None and not _young(found[1], time_limit):
+        return "The CSRF token has expired."
+    if not hmac.compare_digest(session[field_name], found[0]):
+        return "The CSRF tokens do not match."
+    return None
