@@ -43,6 +43,8 @@ SIZES: dict[str, int] = {
     "odds_status": 8,  # the odds table's state, per table path (one in practice)
     "odds_row": 8192,  # one row of the odds table, inflated: 672 bytes
     "best_for_roll": 4096,  # the solver's best score and formula for a game's roll: a few hundred bytes
+    "target_numbers": 1024,  # the targets of some target dice (a few numbers); 729 sets of three dice 1–9
+    "accept_language": 256,  # the page language for one Accept-Language header: "ja" or "en"
     "squarefree": 4096,  # n = a²·b for one radicand: two ints
     "session_serializer": 4,  # Flask's session serializer, per secret key (one in practice)
     "session_cookie": 4096,  # what a session cookie's signature vouches for: its payload (< 4 KB) and time

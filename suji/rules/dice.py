@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations, product
 
+from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
 
@@ -126,6 +127,11 @@ def faces_for_digit(digit: int) -> tuple[int, ...]:
 
 def target_numbers(target_dice: Sequence[int]) -> tuple[int, ...]:
     """Every number made from the target dice in any order, each 6 read as 6 or 9, in increasing order."""
+    return _target_numbers(tuple(target_dice))
+
+
+@bounded("target_numbers")
+def _target_numbers(target_dice: tuple[int, ...]) -> tuple[int, ...]:
     numbers = set()
     for order in permutations(target_dice):
         for digits in product(*(face_readings(face) for face in order)):

@@ -1,8 +1,11 @@
 """Formulas as text: the Lark grammar, readings of ambiguous text, die tokens and the exact SymPy value.
 
-Data flows one way: text → raw tokens (Lark's lexer) → readings (a × followed by 1 0/1/2 may be a constant die)
-→ LALR parse tree per reading → die tokens and a SymPy value built by a Transformer. User text never reaches
-sympify, parse_expr or eval.
+Data flows one way: text → raw tokens (the grammar's Lark lexer) → readings (a × followed by 1 0/1/2 may be a
+constant die) → the dice of each reading, read by the language's automaton (suji.rules.language, the grammar
+die by die) → a Reading, or the FormulaError the grammar's LALR parser names where the automaton stops. A
+Reading's value is worked out by suji.rules.exact (the one arithmetic of production); `Reading.sympy_value`
+builds it again from the LALR parse tree with SymPy, the independent check the tests hold it to. User text
+never reaches sympify, parse_expr or eval.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from suji.core.i18n import N_
 from suji.core.resources import resource_dir
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
 from suji.rules.exact import Face
+from suji.rules.language import accepts
 
 MAX_FORMULA_LENGTH = 200
 # A text with many "×1d" spots could be read in 2^k ways; readings beyond this many are not tried.
@@ -114,17 +118,22 @@ class UsedDie:
 
 @dataclass
 class Reading:
-    """One way to read a formula text: its dice in order and the parse tree."""
+    """One way to read a formula text: its dice in order (a formula of the language) and its tokens."""
 
     dice: tuple[UsedDie, ...]
-    tree: Tree = field(repr=False)
+    tokens: tuple[Token, ...] = field(repr=False)
 
     @cached_property
     def faces(self) -> tuple[Face, ...]:
         return tuple(d.face for d in self.dice)
 
+    @cached_property
+    def tree(self) -> Tree:
+        """The grammar's LALR parse tree of the tokens (built on demand: checking needs only the automaton)."""
+        return _parse_tree(list(self.tokens))
+
     def sympy_value(self) -> sympy.Expr:
-        """The exact value as SymPy builds it from the parse tree."""
+        """The exact value as SymPy builds it from the parse tree: an independent check of suji.rules.exact."""
         return SympyBuilder().transform(self.tree)
 
 
@@ -329,24 +338,35 @@ def _syntax_error(prev: Token | None, tok: Token) -> FormulaError:
     return FormulaError("syntax", col, token=str(tok))
 
 
-def _parse_tokens(tokens: list[Token]) -> Reading:
-    """Parse one token list with the LALR parser; raise FormulaError naming the mistake."""
+def _parse_tree(tokens: list[Token]) -> Tree:
+    """Parse one token list with the grammar's LALR parser; raise FormulaError naming the mistake."""
     interactive = formula_parser().parse_interactive("")
     prev = None
     try:
         for tok in tokens:
             interactive.feed_token(tok)
             prev = tok
-        tree = interactive.feed_eof(prev)
+        return interactive.feed_eof(prev)
     except UnexpectedToken as exc:
         raise _syntax_error(prev, exc.token) from None
     except UnexpectedInput:  # pragma: no cover - defensive: any other Lark complaint
         raise FormulaError("syntax", getattr(prev, "column", 1), token=str(prev or "")) from None
+
+
+def _parse_tokens(tokens: list[Token]) -> Reading:
+    """One reading of a token list: its dice when they form a formula, else the FormulaError naming the mistake.
+
+    The language's automaton decides (tests hold it to the grammar: it accepts exactly the token sequences the
+    LALR parser does); only when it refuses is the LALR parser run, to say what is wrong and where.
+    """
     dice = tuple(UsedDie(_face(tok), tok.column) for tok in tokens)
+    if not accepts(tuple(d.face for d in dice)):
+        _parse_tree(tokens)
+        raise FormulaError("syntax", tokens[-1].column if tokens else 1, token="")  # pragma: no cover
     for die in dice:
         if die.face == 0:
             raise FormulaError("zero", die.column)
-    return Reading(dice, tree)
+    return Reading(dice, tuple(tokens))
 
 
 def readings(text: str, constant_dice: int | None = None) -> Iterator[Reading | FormulaError]:

@@ -15,7 +15,7 @@ import sympy
 
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
-from suji.rules.exact import Face, evaluate, has_value, value_terms
+from suji.rules.exact import Face, as_rational, evaluate, has_value, to_sympy, value_terms
 from suji.rules.formula import (
     FormulaError,
     Reading,
@@ -89,14 +89,6 @@ def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:
         raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
 
 
-def _may_start(face: Face) -> bool:
-    return face_class(face) in MAY_START
-
-
-def _may_end(face: Face) -> bool:
-    return face_class(face) in MAY_END
-
-
 def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
     """The indexes of the dice kept after stripping redundant dice (RULES.md "Redundant dice").
 
@@ -108,11 +100,14 @@ def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
     if value is None:
         raise ValueError("not a valid formula")
     terms = value_terms(value)
+    # A kept sub-formula starts and ends where the language lets a formula start and end (most choices do not).
+    may_start = [face_class(f) in MAY_START for f in faces]
+    may_end = [face_class(f) in MAY_END for f in faces]
     for size in range(1, n):
         best: tuple[int, ...] | None = None
         best_score = -1
         for kept in combinations(range(n), size):
-            if not _may_start(faces[kept[0]]) or not _may_end(faces[kept[-1]]):
+            if not may_start[kept[0]] or not may_end[kept[-1]]:
                 continue
             sub = [faces[i] for i in kept]
             if has_value(sub, terms):
@@ -173,15 +168,19 @@ class CheckResult:
 
 def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_faces: int) -> CheckResult:
     check_dice(reading.dice, roll)
-    value = reading.sympy_value()
-    target = int(value) if value.is_Integer and int(value) in roll.targets else None
+    exact = evaluate(reading.faces)
+    if exact is None:  # the dice form a formula (the reading says so), so only a division by zero is left
+        raise FormulaError("division_by_zero")
+    rational = as_rational(exact)
+    made = rational is not None and rational.denominator == 1 and int(rational) in roll.targets
+    target = int(rational) if made else None  # type: ignore[arg-type]
     kept = strip_redundant(reading.faces)
     kept_faces = [reading.faces[i] for i in kept]
     points = formula_score(kept_faces) if target is not None else 0
     return CheckResult(
         formula=text,
         valid=True,
-        value=value,
+        value=to_sympy(exact),
         target=target,
         dice=reading.dice,
         kept=kept,

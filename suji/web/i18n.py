@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from flask import has_request_context, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
+from suji.core.caching import bounded
 from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 LANG_COOKIE = "suji_lang"
@@ -17,4 +20,10 @@ def select_locale() -> str:
     chosen = request.cookies.get(LANG_COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return _language_for(request.headers.get("Accept-Language", ""))
+
+
+@bounded("accept_language")
+def _language_for(accept_language: str) -> str:
+    """The page language an Accept-Language header asks for (werkzeug's parse and best match), else ja."""
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES) or DEFAULT_LANGUAGE

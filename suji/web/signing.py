@@ -53,6 +53,13 @@ class SessionInterface(SecureCookieSessionInterface):
             return self.session_class()  # forged, broken or too old: a new session, as Flask does
         return self.session_class(s.load_payload(found[0]))
 
+    def save_session(self, app: Flask, session: SecureCookieSession, response: Any) -> None:
+        # Unchanged and not refreshed: Flask would only add "Vary: Cookie", which every response has already
+        # (suji.web's after_request), and parsing the Vary header to add it costs more than the rest.
+        if not session.modified and not session.permanent and "Cookie" in response.headers.get("Vary", ""):
+            return
+        super().save_session(app, session, response)
+
 
 @bounded("session_serializer")
 def _session_serializer(secret_key: str, salt: str, derivation: str, digest: Any) -> URLSafeTimedSerializer:
