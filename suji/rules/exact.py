@@ -190,10 +190,14 @@ def is_formula(faces: Sequence[Face]) -> bool:
 
 
 def value_text(value: Value) -> str:
-    """The value printed the way SymPy prints it: 446, 1/3, 2*sqrt(2), 1 + sqrt(2)."""
-    import sympy
+    """The value printed the way SymPy prints it: 446, 1/3, 2*sqrt(2), 1 + sqrt(2).
 
-    return str(to_sympy(value, sympy))
+    A rational value (most are) is printed by Fraction, which writes it as SymPy does; only surds go to SymPy.
+    """
+    rational = as_rational(value)
+    if rational is not None:
+        return str(rational)
+    return str(to_sympy(value))
 
 
 def to_sympy(value: Value, sympy_module=None):  # noqa: ANN001, ANN201 - sympy is imported lazily

@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import sympy
 
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
-from suji.rules.exact import Face, as_rational, evaluate, has_value, to_sympy, value_terms
+from suji.rules.exact import Face, Value, as_rational, evaluate, has_value, to_sympy, value_terms, value_text
 from suji.rules.formula import (
     FormulaError,
     Reading,
@@ -127,6 +127,7 @@ class CheckResult:
     valid: bool
     error: FormulaError | None = None
     value: sympy.Expr | None = None
+    exact: Value | None = field(default=None, repr=False)  # the same value as suji.rules.exact keeps it
     target: int | None = None
     dice: tuple[UsedDie, ...] = ()
     kept: tuple[int, ...] = ()
@@ -150,12 +151,19 @@ class CheckResult:
     def scored_formula(self) -> str:
         return format_faces([self.dice[i].face for i in self.kept])
 
+    @property
+    def value_text(self) -> str | None:
+        """The value as SymPy prints it (446, 1/3, 2*sqrt(2)), or None without one."""
+        if self.exact is not None:
+            return value_text(self.exact)
+        return str(self.value) if self.value is not None else None
+
     def to_dict(self, lang: str = "en") -> dict:
         """Exactly the object `suji check --json` prints."""
         return {
             "valid": self.valid,
             "error": self.error.to_dict(lang) if self.error else None,
-            "value": str(self.value) if self.value is not None else None,
+            "value": self.value_text,
             "target": self.target,
             "scored_formula": self.scored_formula if self.valid else None,
             "scored_tokens": self.scored_tokens,
@@ -181,6 +189,7 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
         formula=text,
         valid=True,
         value=to_sympy(exact),
+        exact=exact,
         target=target,
         dice=reading.dice,
         kept=kept,

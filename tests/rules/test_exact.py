@@ -121,6 +121,14 @@ def test_evaluate_matches_the_reference(faces):
     assert all(c != 0 and squarefree_split(r)[0] == 1 for r, c in value)
 
 
+@settings(max_examples=300)
+@given(formulas())
+def test_value_text_prints_as_sympy_prints_the_value(faces):
+    value = evaluate(faces)
+    assert value_text(value) == str(to_sympy(value))
+    assert value_text(value) == str(reference_value(faces))  # the independent reference's own SymPy value
+
+
 @settings(max_examples=500)
 @given(face_sequences())
 def test_validity_matches_the_reference(faces):

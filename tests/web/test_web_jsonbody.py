@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from suji.web.jsonbody import MAX_DEPTH, _plain, _surely_plain
 
 SURROGATE_FORMULA = (
     '{"formula": "\\ud800", "target_dice": [1, 2, 3], "number_dice": [1], "operator_dice": ["+"]}'
@@ -38,3 +42,42 @@ def test_unknown_characters_are_named_printably(client):
     body = json.dumps({"formula": "1\u200b", "target": 1, "number_dice": [1], "operator_dice": ["+"]})
     data = client.post("/api/check", data=body, content_type="application/json").get_json()
     assert data["error"]["code"] == "unknown_char" and "U+200B" in data["error"]["message"]
+
+
+# ---- the fast path: the bytes alone show a body plain, and never wrongly ----------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(st.characters(codec="utf-8"), max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+surrogates = st.integers(0xD800, 0xDFFF).map(chr)
+
+
+@settings(max_examples=300)
+@given(
+    json_values,
+    st.booleans(),
+    st.lists(surrogates, max_size=2),
+    st.sampled_from(["utf-8", "utf-16", "utf-32"]),
+)
+def test_a_body_seen_plain_by_its_bytes_is_plain(value, ascii_only, odd, encoding):
+    value = [value, *odd] if odd else value
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    raw = text.encode(encoding, "surrogatepass")
+    parsed = json.loads(raw)  # as Flask reads a body
+    if _surely_plain(raw):
+        assert _plain(parsed, 0)
+    usual = not odd and not ascii_only and encoding == "utf-8"  # ascii_only spells 😀 as two surrogate escapes
+    if usual and text.count("[") + text.count("{") <= MAX_DEPTH:
+        assert _surely_plain(raw)  # the usual body takes the fast path
+
+
+@given(st.binary(max_size=60))
+def test_any_bytes_seen_plain_parse_to_plain_json(raw):
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        return
+    if _surely_plain(raw):
+        assert _plain(parsed, 0)
