@@ -9,7 +9,7 @@ a fixed number of requests or the time limit, whichever comes first. Prints requ
 percentiles; exits 1 if any request failed.
 
 The check load also runs a bare baseline in the same run: a Flask app with one JSON endpoint and nothing else,
-on waitress with the same settings, driven the same way. Its requests/s is what the stack itself allows, and
+on waitress with the same settings, driven the same way, the two taking turns (ROUNDS bursts each). Its requests/s is what the stack itself allows, and
 the ratio says how much of it suji's /api/check keeps (`--json` prints requests_per_s, baseline_requests_per_s,
 ratio, p50_ms, p99_ms and errors).
 """
@@ -219,24 +219,31 @@ def load(port: int, requests: int, clients: int, time_limit: float, endpoint: st
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - start
-    latencies.sort()
+    return figures([(latencies, len(errors), elapsed)], clients)
+
+
+def figures(parts: Sequence[tuple[list[float], int, float]], clients: int) -> dict:
+    """Requests/s and latency percentiles of one or more bursts: (latencies, errors, seconds) each."""
+    latencies = sorted(x for part in parts for x in part[0])
+    elapsed = sum(part[2] for part in parts)
     return {
         "requests": len(latencies),
-        "errors": len(errors),
+        "errors": sum(part[1] for part in parts),
         "seconds": round(elapsed, 3),
-        "requests_per_second": round(len(latencies) / elapsed, 1),
+        "requests_per_second": round(len(latencies) / elapsed, 1) if elapsed else 0.0,
         "p50_ms": round(percentile(latencies, 50) * 1000, 2),
         "p95_ms": round(percentile(latencies, 95) * 1000, 2),
         "p99_ms": round(percentile(latencies, 99) * 1000, 2),
         "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
         "clients": clients,
+        "latencies": latencies,
     }
 
 
-def measure(args: argparse.Namespace, endpoint: str, baseline: bool = False) -> dict:
-    """Start a server (suji, or the bare baseline), warm it up, load it, stop it; the figures."""
+def measure(args: argparse.Namespace, endpoint: str) -> dict:
+    """Start `suji serve`, warm it up, load it, stop it; the figures."""
     port = free_port()
-    server = start_server(port, args.threads, baseline)
+    server = start_server(port, args.threads)
     try:
         # Warm up imports and caches (advice: one request, so the rolls measured are not already solved).
         load(port, 1 if endpoint == "advise" else min(200, args.requests), 1, args.time_limit, endpoint)
@@ -246,34 +253,61 @@ def measure(args: argparse.Namespace, endpoint: str, baseline: bool = False) -> 
         server.wait(timeout=10)
 
 
+# suji and the baseline take turns, a third of the requests each time: a machine that slows down or speeds up during
+# the run (other work on it, a shared host) then weighs on both alike instead of on whichever ran at that moment.
+ROUNDS = 3
+
+
+def measure_against_baseline(args: argparse.Namespace) -> tuple[dict, dict]:
+    """POST /api/check on `suji serve` and on the bare baseline, in turns; the figures of each."""
+    ports = [free_port(), free_port()]
+    servers = [start_server(ports[0], args.threads), start_server(ports[1], args.threads, baseline=True)]
+    parts: list[list[tuple[list[float], int, float]]] = [[], []]
+    try:
+        for port in ports:
+            load(port, min(200, args.requests), 1, args.time_limit)
+        per_round = max(1, args.requests // ROUNDS)
+        for _ in range(ROUNDS):
+            for side, port in enumerate(ports):
+                burst = load(port, per_round, args.clients, args.time_limit / ROUNDS)
+                parts[side].append((burst["latencies"], burst["errors"], burst["seconds"]))
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+    return figures(parts[0], args.clients), figures(parts[1], args.clients)
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server, load it, print the figures, stop the server (for /api/check: beside the baseline)."""
     endpoint = getattr(args, "endpoint", "check")
-    figures = measure(args, endpoint)
-    base = measure(args, endpoint, baseline=True) if endpoint == "check" else None
-    ratio = round(figures["requests_per_second"] / base["requests_per_second"], 3) if base else None
+    if endpoint == "check":
+        found, base = measure_against_baseline(args)
+    else:
+        found, base = measure(args, endpoint), None
+    ratio = round(found["requests_per_second"] / base["requests_per_second"], 3) if base else None
     if getattr(args, "json", False):
         print(json.dumps({
-            "requests_per_s": figures["requests_per_second"],
+            "requests_per_s": found["requests_per_second"],
             "baseline_requests_per_s": base["requests_per_second"] if base else None,
-            "ratio": ratio, "p50_ms": figures["p50_ms"], "p99_ms": figures["p99_ms"],
-            "errors": figures["errors"] + (base["errors"] if base else 0),
+            "ratio": ratio, "p50_ms": found["p50_ms"], "p99_ms": found["p99_ms"],
+            "errors": found["errors"] + (base["errors"] if base else 0),
         }))  # fmt: skip
-        return 1 if figures["errors"] else 0
+        return 1 if found["errors"] else 0
     print(
-        f"POST {ENDPOINTS[endpoint]} on waitress ({args.threads} threads), {figures['clients']} keep-alive "
-        f"clients: {figures['requests']} requests in {figures['seconds']} s, {figures['errors']} errors"
+        f"POST {ENDPOINTS[endpoint]} on waitress ({args.threads} threads), {found['clients']} keep-alive "
+        f"clients: {found['requests']} requests in {found['seconds']} s, {found['errors']} errors"
     )
     print(
-        f"{figures['requests_per_second']} requests/s; latency p50 {figures['p50_ms']} ms, "
-        f"p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms, slowest {figures['max_ms']} ms"
+        f"{found['requests_per_second']} requests/s; latency p50 {found['p50_ms']} ms, "
+        f"p95 {found['p95_ms']} ms, p99 {found['p99_ms']} ms, slowest {found['max_ms']} ms"
     )
     if base:
         print(
-            f"baseline (a bare Flask JSON endpoint, same waitress settings, same run): "
+            f"baseline (a bare Flask JSON endpoint, same waitress settings, same run, in turns with suji): "
             f"{base['requests_per_second']} requests/s; suji keeps {ratio:.0%} of it"
         )
-    return 1 if figures["errors"] else 0
+    return 1 if found["errors"] else 0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

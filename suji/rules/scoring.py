@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 
 import sympy
@@ -59,23 +59,31 @@ def apply_costs(points: int, rerolled: int = 0, set_faces: int = 0) -> int:
     return max(0, points - costs(rerolled, set_faces))
 
 
+def _counts(faces: Sequence[Face]) -> dict[Face, int]:
+    """How many dice show each face (a plain dict: a Counter costs more than the whole count of a few dice)."""
+    counts: dict[Face, int] = {}
+    for face in faces:
+        counts[face] = counts.get(face, 0) + 1
+    return counts
+
+
 def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:
     """Raise FormulaError unless every die in the formula was rolled, each used at most once.
 
     A 9 is a die showing 6 turned over (or, with custom dice, a die showing 9, which is used first).
     """
-    numbers = Counter(roll.number_dice)
-    operators = Counter(roll.operator_dice)
+    numbers = _counts(roll.number_dice)
+    operators = _counts(roll.operator_dice)
     for die in dice:
         face = die.face
         if type(face) is str:
-            if operators[face] > 0:
+            if operators.get(face, 0) > 0:
                 operators[face] -= 1
                 continue
             if face not in roll.operator_dice:
                 raise FormulaError("not_rolled", die.column, face=face)
             raise FormulaError("used_too_often", die.column, face=face, count=roll.operator_dice.count(face))
-        supplier = next((f for f in faces_for_digit(face) if numbers[f] > 0), None)
+        supplier = next((f for f in faces_for_digit(face) if numbers.get(f, 0) > 0), None)
         if supplier is not None:
             numbers[supplier] -= 1
             continue
@@ -126,8 +134,7 @@ class CheckResult:
     formula: str
     valid: bool
     error: FormulaError | None = None
-    value: sympy.Expr | None = None
-    exact: Value | None = field(default=None, repr=False)  # the same value as suji.rules.exact keeps it
+    exact: Value | None = None  # the value as suji.rules.exact keeps it; `value` gives it as SymPy's
     target: int | None = None
     dice: tuple[UsedDie, ...] = ()
     kept: tuple[int, ...] = ()
@@ -151,12 +158,15 @@ class CheckResult:
     def scored_formula(self) -> str:
         return format_faces([self.dice[i].face for i in self.kept])
 
+    @cached_property
+    def value(self) -> sympy.Expr | None:
+        """The exact value as a SymPy number (Integer, Rational, sums of surds), or None without one."""
+        return to_sympy(self.exact) if self.exact is not None else None
+
     @property
     def value_text(self) -> str | None:
         """The value as SymPy prints it (446, 1/3, 2*sqrt(2)), or None without one."""
-        if self.exact is not None:
-            return value_text(self.exact)
-        return str(self.value) if self.value is not None else None
+        return value_text(self.exact) if self.exact is not None else None
 
     def to_dict(self, lang: str = "en") -> dict:
         """Exactly the object `suji check --json` prints."""
@@ -188,7 +198,6 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     return CheckResult(
         formula=text,
         valid=True,
-        value=to_sympy(exact),
         exact=exact,
         target=target,
         dice=reading.dice,

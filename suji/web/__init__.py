@@ -138,17 +138,24 @@ SECURITY_HEADERS = (
     ("Referrer-Policy", "same-origin"),
     ("X-Frame-Options", "DENY"),
 )
+SECURITY_HEADER_NAMES = tuple(name for name, _ in SECURITY_HEADERS)
 # Pages follow the language cookie or Accept-Language.
 VARY = ("Cookie", "Accept-Language")
+VARY_TEXT = ", ".join(VARY)
 
 
 def _security_headers(response):  # type: ignore[no-untyped-def]
     headers = response.headers
-    for name, value in SECURITY_HEADERS:
-        headers[name] = value
-    if "Vary" in headers:
+    # `name in headers` raises and catches a KeyError (an HTTP exception in werkzeug) for every absent name, which
+    # cost more than the rest of this hook; getlist looks without raising.
+    if any(headers.getlist(name) for name in SECURITY_HEADER_NAMES):
+        for name, value in SECURITY_HEADERS:
+            headers[name] = value
+    else:  # the usual case: nothing of ours there yet, added in one go
+        headers.extend(SECURITY_HEADERS)
+    if headers.getlist("Vary"):
         for name in VARY:
             response.vary.add(name)
     else:  # the usual case, set in one go: parsing the header set costs more than the rest of this hook
-        headers["Vary"] = ", ".join(VARY)
+        headers["Vary"] = VARY_TEXT
     return response

@@ -17,9 +17,9 @@ def select_locale() -> str:
     """Flask-Babel's locale selector: the language of the current request ("ja" or "en")."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    chosen = request.cookies.get(LANG_COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
+    cookies = request.cookies
+    if LANG_COOKIE in cookies and cookies[LANG_COOKIE] in LANGUAGES:  # (`get` raises inside when it is missing)
+        return cookies[LANG_COOKIE]
     return _language_for(request.headers.get("Accept-Language", ""))
 
 

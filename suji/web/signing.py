@@ -56,7 +56,8 @@ class SessionInterface(SecureCookieSessionInterface):
     def save_session(self, app: Flask, session: SecureCookieSession, response: Any) -> None:
         # Unchanged and not refreshed: Flask would only add "Vary: Cookie", which every response has already
         # (suji.web's after_request), and parsing the Vary header to add it costs more than the rest.
-        if not session.modified and not session.permanent and "Cookie" in response.headers.get("Vary", ""):
+        vary = response.headers.getlist("Vary")  # (`get` would raise and catch a KeyError when there is none)
+        if not session.modified and not session.permanent and any("Cookie" in v for v in vary):
             return
         super().save_session(app, session, response)
 

@@ -325,19 +325,89 @@ def test_many_constant_spots_are_bounded(text):
     _never_raises_but_formula_error(text)
 
 
-@pytest.mark.parametrize("text", ["21²+4+1", "８＋２÷１１×１１", "√4²+3×12−5", "12 + 3", "5(4)", "7=7", "x"])
-def test_the_kept_lexer_lexes_as_lark_does(text):
-    """The lexer built once gives the tokens (and errors) `Lark.lex` gives with a lexer built for each text."""
+LEXER_PIECES = [
+    "1",
+    "2",
+    "0",
+    "９",
+    "６",
+    "×",
+    "x",
+    "*",
+    "**",
+    "^",
+    "2乗",
+    "２ 乗",
+    "²",
+    "√",
+    "sqrt",
+    "Root",
+    "平方根",
+    "ルート",
+    "+",
+    "＋",
+    "-",
+    "−",
+    "ー",
+    "÷",
+    "/",
+    " ",
+    "\t",
+    "\u3000",
+    "\n",
+    "(",
+    "=",
+    "é",
+    "乗",
+    "s",
+]
+
+
+def _lark_lexes(text: str) -> list | int:
+    """Lark's own lexer (built for this text, as `Lark.lex` does): every token's fields, or the bad column."""
     from lark.exceptions import UnexpectedCharacters
 
-    from suji.rules.formula import _lex, formula_parser
+    from suji.rules.formula import formula_parser
 
     try:
-        expected = [(t.type, str(t), t.column) for t in formula_parser().lex(text)]
+        return [_fields(t) for t in formula_parser().lex(text)]
     except UnexpectedCharacters as error:
-        expected = error.column
+        return error.column
+
+
+def _fields(token) -> tuple:
+    return (
+        token.type,
+        str(token),
+        token.start_pos,
+        token.end_pos,
+        token.line,
+        token.column,
+        token.end_column,
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["21²+4+1", "８＋２÷１１×１１", "√4²+3×12−5", "12 + 3", "5(4)", "7=7", "x", "2\n+1"]
+)
+def test_the_scanner_lexes_as_lark_does(text):
+    """The grammar's terminals scanned as one pattern give the tokens (and errors) Lark's own lexer gives."""
+    from suji.rules.formula import _lex
+
     try:
-        found = [(t.type, str(t), t.column) for t in _lex(text)]
+        found = [_fields(t) for t in _lex(text)]
     except FormulaError as error:
         found = error.column
-    assert found == expected
+    assert found == _lark_lexes(text)
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(LEXER_PIECES), max_size=12).map("".join))
+def test_the_scanner_lexes_any_text_as_lark_does(text):
+    from suji.rules.formula import _lex
+
+    try:
+        found = [_fields(t) for t in _lex(text)]
+    except FormulaError as error:
+        found = error.column
+    assert found == _lark_lexes(text)
