@@ -22,7 +22,7 @@ from suji.web import settings as web_settings
 from suji.web.extensions import babel, csrf
 from suji.web.i18n import select_locale
 from suji.web.settings import Settings
-from suji.web.signing import SessionInterface
+from suji.web.signing import Request, SessionInterface
 
 # Every response gets this policy: no inline script or style anywhere, so the JS and CSS live in static/.
 CONTENT_SECURITY_POLICY = (
@@ -62,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     web_settings.init_app(app, settings)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the order `suji check --json` prints
+    app.request_class = Request  # Flask's, its cookies parsed once per Cookie header (suji.web.signing)
     app.session_interface = SessionInterface()  # Flask's signed cookie, each signature checked once
 
     babel.init_app(app, locale_selector=select_locale)
@@ -138,7 +139,7 @@ SECURITY_HEADERS = (
     ("Referrer-Policy", "same-origin"),
     ("X-Frame-Options", "DENY"),
 )
-SECURITY_HEADER_NAMES = tuple(name for name, _ in SECURITY_HEADERS)
+SECURITY_HEADER_NAMES = frozenset(name.lower() for name, _ in SECURITY_HEADERS)
 # Pages follow the language cookie or Accept-Language.
 VARY = ("Cookie", "Accept-Language")
 VARY_TEXT = ", ".join(VARY)
@@ -146,14 +147,15 @@ VARY_TEXT = ", ".join(VARY)
 
 def _security_headers(response):  # type: ignore[no-untyped-def]
     headers = response.headers
-    # `name in headers` raises and catches a KeyError (an HTTP exception in werkzeug) for every absent name, which
-    # cost more than the rest of this hook; getlist looks without raising.
-    if any(headers.getlist(name) for name in SECURITY_HEADER_NAMES):
+    # One look at the names already there: `name in headers` raises and catches a KeyError (an HTTP exception in
+    # werkzeug) for every absent name, which cost more than the rest of this hook.
+    present = {name.lower() for name, _ in headers}
+    if present.isdisjoint(SECURITY_HEADER_NAMES):  # the usual case: added in one go
+        headers.extend(SECURITY_HEADERS)
+    else:
         for name, value in SECURITY_HEADERS:
             headers[name] = value
-    else:  # the usual case: nothing of ours there yet, added in one go
-        headers.extend(SECURITY_HEADERS)
-    if headers.getlist("Vary"):
+    if "vary" in present:
         for name in VARY:
             response.vary.add(name)
     else:  # the usual case, set in one go: parsing the header set costs more than the rest of this hook

@@ -18,7 +18,9 @@ def select_locale() -> str:
     if not has_request_context():
         return DEFAULT_LANGUAGE
     cookies = request.cookies
-    if LANG_COOKIE in cookies and cookies[LANG_COOKIE] in LANGUAGES:  # (`get` raises inside when it is missing)
+    if (
+        LANG_COOKIE in cookies and cookies[LANG_COOKIE] in LANGUAGES
+    ):  # (`get` raises inside when it is missing)
         return cookies[LANG_COOKIE]
     return _language_for(request.headers.get("Accept-Language", ""))
 

@@ -1,6 +1,9 @@
-"""Signed cookies and CSRF tokens, each signature checked once: Flask's session and Flask-WTF's CSRF protection.
+"""Cookies and CSRF tokens, each read and checked once: Flask's session, Flask-WTF's CSRF protection and the
+Cookie header itself.
 
-    cookie / X-CSRFToken ──HMAC check (first time only)──▶ payload + signing time ──age, compare──▶ session, or 400
+    Cookie header ──parsed (first time only)──▶ cookies
+    session cookie / X-CSRFToken ──HMAC check (first time only)──▶ payload + signing time ──age, compare──▶
+        session, or 400
 
 A JSON call such as /api/check carries the same session cookie and the same CSRF token every time, and checking
 their two HMAC signatures (and building two serializers to do it) was a fifth of its cost. What a signed string
@@ -8,7 +11,8 @@ says is a pure function of the string and the secret key, so it is worked out on
 SIZES entries; a forged string is remembered as forged) and everything that depends on the request or the clock
 is still done every time: the session's age against PERMANENT_SESSION_LIFETIME, the token's age against
 WTF_CSRF_TIME_LIMIT, the token against this session's own, the Referer rule over HTTPS. The signing and the
-checking themselves are Flask's and itsdangerous's own, unchanged.
+checking themselves are Flask's and itsdangerous's own, unchanged. A browser also sends the same Cookie header
+with every request, and werkzeug parses it anew each time: the parse, an immutable mapping, is kept per header text.
 """
 
 from __future__ import annotations
@@ -19,15 +23,35 @@ import time
 from typing import Any
 
 from flask import Flask, current_app, g, request, session
+from flask import Request as FlaskRequest
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect, same_origin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from werkzeug.datastructures import ImmutableMultiDict
+from werkzeug.http import parse_cookie
+from werkzeug.utils import cached_property
 
 from suji.core.caching import bounded
 
 logger = logging.getLogger(__name__)
 CSRF_SALT = "wtf-csrf-token"  # Flask-WTF's own, so tokens made by its generate_csrf verify here
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class Request(FlaskRequest):
+    """Flask's request, with its cookies parsed once per Cookie header text (an immutable mapping, shared)."""
+
+    @cached_property
+    def cookies(self) -> ImmutableMultiDict[str, str]:
+        # A WSGI server gives every Cookie header as one HTTP_COOKIE, which is what werkzeug's own property joins
+        # (looking it up through the headers walks the whole environ).
+        return _parsed_cookies(self.environ.get("HTTP_COOKIE", ""))
+
+
+@bounded("cookie_header")
+def _parsed_cookies(header: str) -> ImmutableMultiDict[str, str]:
+    """The cookies of one Cookie header, as werkzeug parses them."""
+    return parse_cookie(header, cls=ImmutableMultiDict)
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -51,7 +75,10 @@ class SessionInterface(SecureCookieSessionInterface):
         found = _session_payload(s, value)
         if found is None or not _young(found[1], app.permanent_session_lifetime.total_seconds()):
             return self.session_class()  # forged, broken or too old: a new session, as Flask does
-        return self.session_class(s.load_payload(found[0]))
+        payload, _, flat = found
+        # A session of texts, numbers and such (a CSRF token, a language) is copied into the new session object;
+        # one holding lists or dicts is decoded again, so no request ever changes another's session data.
+        return self.session_class(flat if flat is not None else s.load_payload(payload))
 
     def save_session(self, app: Flask, session: SecureCookieSession, response: Any) -> None:
         # Unchanged and not refreshed: Flask would only add "Vary: Cookie", which every response has already
@@ -73,14 +100,20 @@ def _session_serializer(secret_key: str, salt: str, derivation: str, digest: Any
     )
 
 
+IMMUTABLE = (str, int, float, bool, type(None), bytes)
+
+
 @bounded("session_cookie")
-def _session_payload(s: URLSafeTimedSerializer, cookie: str) -> tuple[bytes, float] | None:
-    """The payload of a session cookie and when it was signed (Unix time), or None when the signature fails."""
+def _session_payload(s: URLSafeTimedSerializer, cookie: str) -> tuple[bytes, float, dict | None] | None:
+    """A session cookie's payload, when it was signed (Unix time) and, when every value in it is immutable, its
+    data; None when the signature fails."""
     try:
         payload, signed = s.make_signer(s.salt).unsign(cookie, return_timestamp=True)
     except BadSignature:
         return None
-    return payload, signed.timestamp()
+    data = s.load_payload(payload)
+    flat = data if isinstance(data, dict) and all(type(v) in IMMUTABLE for v in data.values()) else None
+    return payload, signed.timestamp(), flat
 
 
 def _young(signed: float, max_age: float) -> bool:

@@ -127,3 +127,44 @@ def test_over_https_a_write_needs_a_referrer_from_this_site(csrf_client):
     assert csrf_client.post("/api/check", json=CHECK, headers=elsewhere, base_url=base).status_code == 400
     here = {**headers, "Referer": f"{base}/drill/1"}
     assert csrf_client.post("/api/check", json=CHECK, headers=here, base_url=base).status_code == 200
+
+
+def test_a_remembered_session_with_lists_is_decoded_afresh(csrf_app):
+    with csrf_app.test_request_context("/"):
+        from flask import session
+
+        session["answers"] = {"q1": [1, 2]}
+        response = csrf_app.make_response("")
+        csrf_app.session_interface.save_session(csrf_app, session, response)
+    cookie = response.headers["Set-Cookie"].split(";", 1)[0].split("=", 1)[1]
+    with csrf_app.test_request_context("/", headers={"Cookie": f"session={cookie}"}):
+        one = csrf_app.session_interface.open_session(csrf_app, request)
+        one["answers"]["q1"].append(3)
+        two = csrf_app.session_interface.open_session(csrf_app, request)
+    assert two["answers"] == {"q1": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "",
+        "session=abc",
+        "a=1; b=2",
+        'q="quoted \\"value\\""; a=1',
+        "a=1; a=2",
+        "broken; =x; y=",
+        "lang=ja;session=x.y",
+    ],
+)
+def test_cookies_are_parsed_as_werkzeug_parses_them(csrf_app, header):
+    from werkzeug.wrappers import Request as PlainRequest
+
+    environ = {"HTTP_COOKIE": header} if header else {}
+    with csrf_app.test_request_context("/", environ_base=environ):
+        ours = request.cookies
+        again = csrf_app.request_class(request.environ).cookies
+    plain = PlainRequest(dict(environ, REQUEST_METHOD="GET")).cookies
+    assert list(ours.items(multi=True)) == list(plain.items(multi=True))
+    assert again is ours  # the same header text: parsed once
+    with pytest.raises(TypeError):
+        ours["new"] = "x"  # shared between requests, so it cannot be changed
