@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 
 import sympy
 
+from suji.core.caching import bounded
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
 from suji.rules.exact import Face, Value, as_rational, evaluate, has_value, to_sympy, value_terms, value_text
@@ -25,7 +26,7 @@ from suji.rules.formula import (
     pieces,
     readings,
 )
-from suji.rules.language import MAY_END, MAY_START, face_class
+from suji.rules.language import DIGIT, accepts, face_class
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
@@ -108,15 +109,10 @@ def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
     if value is None:
         raise ValueError("not a valid formula")
     terms = value_terms(value)
-    # A kept sub-formula starts and ends where the language lets a formula start and end (most choices do not).
-    may_start = [face_class(f) in MAY_START for f in faces]
-    may_end = [face_class(f) in MAY_END for f in faces]
-    for size in range(1, n):
+    for same_size in sub_formulas(tuple(face_class(f) for f in faces)):
         best: tuple[int, ...] | None = None
         best_score = -1
-        for kept in combinations(range(n), size):
-            if not may_start[kept[0]] or not may_end[kept[-1]]:
-                continue
+        for kept in same_size:
             sub = [faces[i] for i in kept]
             if has_value(sub, terms):
                 score = formula_score(sub)
@@ -125,6 +121,37 @@ def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
         if best is not None:
             return best
     return tuple(range(n))
+
+
+# The plans of formulas up to this many dice are kept (a plan of 9 dice lists at most 510 choices, some 30 KB).
+MAX_KEPT_PLAN = 9
+
+
+def sub_formulas(classes: tuple[str, ...]) -> Iterator[Iterable[tuple[int, ...]]]:
+    """Every proper sub-formula of a formula whose faces have these classes (language.face_class), one group per
+    size from 1 die up: the choices of dice, in index order, that the language's automaton reads as a formula.
+
+    Which choices are formulas depends only on the classes, not on the digits, so the plan of a shape such as
+    "digit digit ² + digit + digit" is worked out once and serves every formula of that shape.
+    """
+    if len(classes) <= MAX_KEPT_PLAN:
+        yield from _plan(classes)
+        return
+    for size in range(1, len(classes)):
+        yield _formulas_of_size(classes, size)
+
+
+@bounded("sub_formula_plan")
+def _plan(classes: tuple[str, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(_formulas_of_size(classes, size)) for size in range(1, len(classes)))
+
+
+def _formulas_of_size(classes: tuple[str, ...], size: int) -> Iterator[tuple[int, ...]]:
+    # The automaton reads a digit's class for any digit, so the classes themselves are a face sequence it reads.
+    shapes = [1 if c == DIGIT else c for c in classes]
+    for kept in combinations(range(len(classes)), size):
+        if accepts([shapes[i] for i in kept]):
+            yield kept
 
 
 @dataclass
