@@ -1,11 +1,14 @@
-"""Fast exact evaluation of formulas given as sequences of die faces (ints for digits, strings for operators).
+"""Exact values: the one arithmetic of the rules engine, for formulas given as die faces (ints for digits,
+strings for operators).
 
-The faces are read by the formula language's automaton (suji.rules.language), the same one the stripping and the
-enumeration of formulas walk; this module only does the arithmetic each move asks for.
+    faces ──automaton moves (suji.rules.language)──▶ sums of p/q·√r ──▶ Value ──▶ text (SymPy's print), SymPy
 
-The rules engine uses SymPy as the checker of record; this module is the hot-loop twin used where thousands of
-sub-formulas are tried (redundancy stripping, the solver). It is exact: every value is a sum of rational
-multiples of square roots of squarefree integers, kept as ints. Tests check it against SymPy.
+The faces are read by the formula language's automaton, the same one the checker, the stripping and the
+enumeration of formulas walk; this module only does the arithmetic each move asks for. `check` takes its value
+from here, the stripping compares thousands of sub-formulas with it, and the solver's hot loops use the rationals
+below. It is exact: every value is a sum of rational multiples of square roots of squarefree integers, kept as
+ints. SymPy is the independent check: tests hold every value here to SymPy's, built from the grammar's parse tree
+(suji.rules.formula.Reading.sympy_value) and by the plain reference evaluator; SymPy also prints surds.
 
 In a formula without parentheses every term is a product of factors, and every factor is n, n², √n or √n², so a
 term is always a single monomial p/q·√r. Only the sum mixes radicands.
@@ -13,8 +16,9 @@ term is always a single monomial p/q·√r. Only the sum mixes radicands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from math import gcd
 
 from suji.core.caching import bounded
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, PLUS, TIMES
@@ -182,6 +186,94 @@ def has_value(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> bool:
         if wanted is None or num * wanted[1] != wanted[0] * den:
             return False
     return found == len(terms)
+
+
+# ---- rationals for hot loops --------------------------------------------------------------------------------
+# The solver adds and multiplies millions of rational values of terms without surds (suji.solver.search); it keeps
+# them in this form of the same exact arithmetic.
+
+# Exact rationals kept cheap: an int, or a reduced pair (numerator, denominator > 1). Fraction objects are exact
+# too but hashing and building them dominated the solver's time.
+Rational = int | tuple[int, int]
+
+
+def q_mul(v: Rational, k: int) -> Rational:
+    """v × k, reduced."""
+    if type(v) is int:
+        return v * k
+    n, d = v
+    g = gcd(k, d)
+    d //= g
+    return n * (k // g) if d == 1 else (n * (k // g), d)
+
+
+def q_div(v: Rational, k: int) -> Rational:
+    """v ÷ k (k ≠ 0), reduced; a pair keeps its denominator above 1 only when it has one (7 ÷ 2 is (7, 2))."""
+    if type(v) is int:
+        if v % k == 0:
+            return v // k
+        g = gcd(v, k)
+        return (v // g, k // g)
+    n, d = v
+    g = gcd(n, k)
+    return (n // g, d * (k // g))
+
+
+def q_add(a: Rational, b: Rational) -> Rational:
+    """a + b, reduced."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    n1, d1 = (a, 1) if type(a) is int else a
+    n2, d2 = (b, 1) if type(b) is int else b
+    n, d = n1 * d2 + n2 * d1, d1 * d2
+    g = gcd(n, d)
+    n, d = n // g, d // g
+    return n if d == 1 else (n, d)
+
+
+def q_neg(v: Rational) -> Rational:
+    """−v."""
+    return -v if type(v) is int else (-v[0], v[1])
+
+
+def q_float(v: Rational) -> float:
+    """v as a float (for bounds only, never for a decision that must be exact)."""
+    return v if type(v) is int else v[0] / v[1]
+
+
+def multiply_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
+    """add(v × f) for every value and factor (the hottest loop of the solver, hence written out)."""
+    for v in values:
+        if type(v) is int:
+            for f in factors:
+                add(v * f)
+        else:
+            n, d = v
+            for f in factors:
+                g = gcd(f, d)
+                add(n * (f // g) if g == d else (n * (f // g), d // g))
+
+
+def divide_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
+    """add(v ÷ f) for every value and factor (exact, reduced; see multiply_all)."""
+    for v in values:
+        if type(v) is int:
+            for f in factors:
+                if v % f == 0:
+                    add(v // f)
+                else:
+                    g = gcd(v, f)
+                    add((v // g, f // g))
+        else:
+            n, d = v
+            for f in factors:
+                g = gcd(n, f)
+                add((n // g, d * (f // g)))
+
+
+def as_fraction(v: Rational) -> Fraction:
+    """A hot-loop rational as a Fraction."""
+    return Fraction(v) if type(v) is int else Fraction(*v)
 
 
 def is_formula(faces: Sequence[Face]) -> bool:

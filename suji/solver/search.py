@@ -12,8 +12,8 @@ How it works (fast, exact, and checked against suji.solver.listing in the tests)
    irreducible when no other formula making the same target is a subsequence of it: removing dice from a formula
    gives a formula of the same dice, so all candidates are among the hits.
 
-Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (cheaper to build and hash
-than Fraction objects). A √ of a non-square is irrational, and with a single √ die an irrational term can never
+Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
+for hot loops, cheaper to build and hash than Fraction objects). A √ of a non-square is irrational, and with a single √ die an irrational term can never
 add up to a whole target, so such terms are left out; rolls with two or more √ dice, or with a die showing 9
 (custom dice only), are solved by full enumeration instead.
 """
@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import permutations, product
-from math import gcd, isqrt
+from math import isqrt
 
 from suji.core.caching import bounded
 from suji.rules.dice import (
@@ -40,7 +40,17 @@ from suji.rules.dice import (
     Roll,
     face_readings,
 )
-from suji.rules.exact import Face
+from suji.rules.exact import (
+    Face,
+    Rational,
+    divide_all,
+    multiply_all,
+    q_add,
+    q_div,
+    q_float,
+    q_mul,
+    q_neg,
+)
 from suji.rules.formula import format_faces
 from suji.rules.scoring import OPERATOR_POINTS, CheckResult, check, formula_score
 
@@ -166,80 +176,6 @@ def _factors(dice: _Dice) -> dict[int, list[tuple[int, Faces]]]:
     return groups
 
 
-# Exact rationals kept cheap: an int, or a reduced pair (numerator, denominator > 1). Fraction objects are exact
-# too but hashing and building them dominated the solver's time.
-Rational = int | tuple[int, int]
-
-
-def _q_mul(v: Rational, k: int) -> Rational:
-    if type(v) is int:
-        return v * k
-    n, d = v
-    g = gcd(k, d)
-    d //= g
-    return n * (k // g) if d == 1 else (n * (k // g), d)
-
-
-def _q_div(v: Rational, k: int) -> Rational:
-    if type(v) is int:
-        if v % k == 0:
-            return v // k
-        g = gcd(v, k)
-        return (v // g, k // g)
-    n, d = v
-    g = gcd(n, k)
-    return (n // g, d * (k // g))
-
-
-def _q_add(a: Rational, b: Rational) -> Rational:
-    if type(a) is int and type(b) is int:
-        return a + b
-    n1, d1 = (a, 1) if type(a) is int else a
-    n2, d2 = (b, 1) if type(b) is int else b
-    n, d = n1 * d2 + n2 * d1, d1 * d2
-    g = gcd(n, d)
-    n, d = n // g, d // g
-    return n if d == 1 else (n, d)
-
-
-def _q_neg(v: Rational) -> Rational:
-    return -v if type(v) is int else (-v[0], v[1])
-
-
-def _q_float(v: Rational) -> float:
-    return v if type(v) is int else v[0] / v[1]
-
-
-def _multiply_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
-    """add(v × f) for every value and factor (the hottest loop of the solver, hence written out)."""
-    for v in values:
-        if type(v) is int:
-            for f in factors:
-                add(v * f)
-        else:
-            n, d = v
-            for f in factors:
-                g = gcd(f, d)
-                add(n * (f // g) if g == d else (n * (f // g), d // g))
-
-
-def _divide_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
-    """add(v ÷ f) for every value and factor (exact, reduced; see _multiply_all)."""
-    for v in values:
-        if type(v) is int:
-            for f in factors:
-                if v % f == 0:
-                    add(v // f)
-                else:
-                    g = gcd(v, f)
-                    add((v // g, f // g))
-        else:
-            n, d = v
-            for f in factors:
-                g = gcd(n, f)
-                add((n // g, d * (f // g)))
-
-
 class _Terms:
     """Every term (factors joined by × ÷, constant dice after factors): for each set of dice, the set of values.
 
@@ -275,7 +211,7 @@ class _Terms:
                 self.open[usage] |= values
                 for _, k, bit in self.consts:
                     if not (usage + bit + bias) & high:
-                        _multiply_all(values, (k,), grown_closed[usage + bit].add)
+                        multiply_all(values, (k,), grown_closed[usage + bit].add)
             for usage, values in frontier_closed.items():
                 self.closed[usage] |= values
             for frontier in (frontier_open, frontier_closed):
@@ -292,7 +228,7 @@ class _Terms:
                                 if not (with_op + u + bias) & high
                             ]
                         for joined, f_values in groups:
-                            grow = _multiply_all if op == TIMES else _divide_all
+                            grow = multiply_all if op == TIMES else divide_all
                             grow(values, f_values, grown_open[joined].add)
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
@@ -326,14 +262,14 @@ class _Terms:
                     if not rest_open and not rest_closed:
                         continue
                     for f_value, f_faces in by_value.items():
-                        parent = _q_div(value, f_value) if op == TIMES else _q_mul(value, f_value)
+                        parent = q_div(value, f_value) if op == TIMES else q_mul(value, f_value)
                         if parent in rest_open or parent in rest_closed:
                             found.extend(a + (op,) + b for a in self.terms_of(rest, parent) for b in f_faces)
         else:
             for face, k, bit in self.consts:
                 rest = usage - bit
                 if self._within(bit, usage) and rest:
-                    parent = _q_div(value, k)
+                    parent = q_div(value, k)
                     if parent in self.open.get(rest, ()):
                         found.extend(f + (face,) for f in self._spell(rest, parent, True))
         self._faces[key] = found
@@ -433,7 +369,7 @@ def _find_sums(
                 if type(partial) is int and type(v) is int:
                     partial = partial + v if s > 0 else partial - v
                 else:
-                    partial = _q_add(partial, v if s > 0 else _q_neg(v))
+                    partial = q_add(partial, v if s > 0 else q_neg(v))
             if type(partial) is int:
                 if partial + last_hi < low_target or partial + last_lo > high_target:
                     continue
@@ -454,19 +390,19 @@ def _find_sums(
                         if need in last_values:
                             hit(others, combo, s_last, g_last, need, t, p, q)
             else:
-                approx = _q_float(partial)
+                approx = q_float(partial)
                 if approx + last_hi < low_target or approx + last_lo > high_target:
                     continue
                 if len(fractions) <= many:
                     for need in fractions:
-                        t = _q_add(partial, need if s_last > 0 else _q_neg(need))
+                        t = q_add(partial, need if s_last > 0 else q_neg(need))
                         if type(t) is int and t in targets:
                             hit(others, combo, s_last, g_last, need, t, p, q)
                 else:
                     for t in targets:
-                        need = _q_add(t, _q_neg(partial))
+                        need = q_add(t, q_neg(partial))
                         if s_last < 0:
-                            need = _q_neg(need)
+                            need = q_neg(need)
                         if need in last_values:
                             hit(others, combo, s_last, g_last, need, t, p, q)
 

@@ -7,13 +7,22 @@ from fractions import Fraction
 import pytest
 import sympy
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from suji_reference import face_sequences, formulas, reference_value, same_value
 
 from suji.rules.exact import (
+    as_fraction,
     as_rational,
+    divide_all,
     evaluate,
     has_value,
     is_formula,
+    multiply_all,
+    q_add,
+    q_div,
+    q_float,
+    q_mul,
+    q_neg,
     rational_value,
     squarefree_split,
     to_sympy,
@@ -153,3 +162,35 @@ def test_a_zero_from_custom_dice_is_zero_under_a_root_and_no_divisor():
     assert evaluate(["√", 0, "+", 1]) == rational_value(1)
     assert evaluate([8, "÷", "√", 0]) is None and evaluate([8, "÷", 0]) is None
     assert evaluate([8, "×", "√", 0, "+", 2]) == rational_value(2)
+
+
+# ---- rationals for hot loops: the same arithmetic as Fraction -------------------------------------------------
+
+hot_rationals = st.one_of(
+    st.integers(-(10**6), 10**6),
+    st.tuples(st.integers(-(10**6), 10**6), st.integers(2, 10**4)).map(lambda nd: _reduced(*nd)),
+)
+
+
+def _reduced(n: int, d: int):
+    value = Fraction(n, d)
+    return value.numerator if value.denominator == 1 else (value.numerator, value.denominator)
+
+
+def _is_reduced(v) -> bool:
+    return type(v) is int or (v[1] > 1 and Fraction(*v).denominator == v[1])
+
+
+@settings(max_examples=300)
+@given(hot_rationals, hot_rationals, st.integers(1, 2000))
+def test_hot_loop_rationals_compute_as_fractions(a, b, k):
+    fa, fb = as_fraction(a), as_fraction(b)
+    for got, want in [(q_add(a, b), fa + fb), (q_neg(a), -fa), (q_mul(a, k), fa * k), (q_div(a, k), fa / k)]:
+        assert as_fraction(got) == want and _is_reduced(got)
+    assert q_float(a) == float(fa)
+    grown, shrunk = set(), set()
+    multiply_all({a, b}, [k, 3], grown.add)
+    divide_all({a, b}, [k, 3], shrunk.add)
+    assert {as_fraction(v) for v in grown} == {x * f for x in (fa, fb) for f in (k, 3)}
+    assert {as_fraction(v) for v in shrunk} == {x / f for x in (fa, fb) for f in (k, 3)}
+    assert all(_is_reduced(v) for v in grown | shrunk)
