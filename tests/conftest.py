@@ -7,6 +7,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+import jinja2
 import pytest
 from hypothesis import settings
 
@@ -19,6 +20,37 @@ settings.load_profile("suji")
 # need a table make their own), and a server started by a test never builds one.
 os.environ["SUJI_ODDS_BUILD"] = "0"
 os.environ["SUJI_ODDS_PATH"] = str(Path(tempfile.mkdtemp(prefix="suji-odds-")) / "odds.suji")
+
+
+class TemplateCodeCache(jinja2.BytecodeCache):
+    """Jinja's compiled templates kept in memory for the whole run.
+
+    Every test gets a new app, and a new app compiles each template again on its first page: that was most of a
+    page test's time. Jinja keys the code by template name and source checksum, so a page renders exactly as it
+    would from a fresh compile.
+    """
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+@pytest.fixture(scope="session")
+def template_code() -> TemplateCodeCache:
+    return TemplateCodeCache()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tell tiers.examples whether this is the quick tier (a run that leaves the slow tests out)."""
+    import tiers
+
+    tiers.quick_tier = "not slow" in (config.option.markexpr or "")
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +85,7 @@ def migrated_database(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch, migrated_database):
+def app(tmp_path, monkeypatch, migrated_database, template_code):
     """The web app for tests: CSRF off (the CSRF tests use `csrf_app`), a throwaway instance folder whose
     database starts at the migrations' head (a copy of `migrated_database`)."""
     import shutil
@@ -66,6 +98,7 @@ def app(tmp_path, monkeypatch, migrated_database):
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(instance))
     made = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
     made.extensions["suji_schema_ready"] = True  # the copy is at the head already
+    made.jinja_env.bytecode_cache = template_code
     return made
 
 
@@ -80,12 +113,14 @@ def runner(app):
 
 
 @pytest.fixture
-def csrf_app(tmp_path, monkeypatch):
+def csrf_app(tmp_path, monkeypatch, template_code):
     """The web app as in production: CSRF protection on."""
     from suji.web import create_app
 
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
-    return create_app({"TESTING": True, "SECRET_KEY": "test"})
+    made = create_app({"TESTING": True, "SECRET_KEY": "test"})
+    made.jinja_env.bytecode_cache = template_code
+    return made
 
 
 @pytest.fixture

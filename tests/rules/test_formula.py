@@ -9,6 +9,7 @@ import sympy
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from suji_reference import CONSTANTS, face_sequences, formulas, reference_value, same_value
+from tiers import examples
 
 import suji.rules.formula
 from suji.rules.exact import evaluate, is_formula, to_sympy
@@ -283,7 +284,7 @@ def test_sympy_value_matches_the_reference_and_exact(faces):
             assert same_value(to_sympy(evaluate(reading.faces)), expected)
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(face_sequences())
 def test_is_formula_agrees_with_the_grammar(faces):
     text = format_faces(faces)
@@ -401,7 +402,7 @@ def test_the_scanner_lexes_as_lark_does(text):
     assert found == _lark_lexes(text)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(st.lists(st.sampled_from(LEXER_PIECES), max_size=12).map("".join))
 def test_the_scanner_lexes_any_text_as_lark_does(text):
     from suji.rules.formula import _lex

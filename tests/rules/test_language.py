@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from suji_reference import face_sequences, reference_value
+from tiers import examples
 
 from suji.rules.language import MAY_END, MAY_START, accepts
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(face_sequences())
 def test_the_automaton_accepts_what_the_reference_parser_reads(faces):
     """The language die by die (listing, stripping) is the grammar's: the independent reference decides."""

@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from suji.web.jsonbody import MAX_DEPTH, _plain, _surely_plain
 
@@ -54,7 +55,7 @@ json_values = st.recursive(
 surrogates = st.integers(0xD800, 0xDFFF).map(chr)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     json_values,
     st.booleans(),
@@ -68,7 +69,9 @@ def test_a_body_seen_plain_by_its_bytes_is_plain(value, ascii_only, odd, encodin
     parsed = json.loads(raw)  # as Flask reads a body
     if _surely_plain(raw):
         assert _plain(parsed, 0)
-    usual = not odd and not ascii_only and encoding == "utf-8"  # ascii_only spells 😀 as two surrogate escapes
+    usual = (
+        not odd and not ascii_only and encoding == "utf-8"
+    )  # ascii_only spells 😀 as two surrogate escapes
     if usual and text.count("[") + text.count("{") <= MAX_DEPTH:
         assert _surely_plain(raw)  # the usual body takes the fast path
 
