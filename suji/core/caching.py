@@ -48,8 +48,8 @@ SIZES: dict[str, int] = {
     "sub_formula_plan": 256,  # which choices of dice of one formula shape are formulas: up to 510 tuples, ~30 KB
     "squarefree": 4096,  # n = a²·b for one radicand: two ints
     "session_serializer": 4,  # Flask's session serializer, per secret key (one in practice)
-    "session_cookie": 4096,  # what a session cookie's signature vouches for: its payload (< 4 KB), time, data
-    "cookie_header": 4096,  # one Cookie header's cookies (< 4 KB of text), parsed
+    "session_cookie": 2048,  # what a session cookie's signature vouches for: its payload (< 4 KB), time, data
+    "cookie_header": 2048,  # one Cookie header's cookies (< 4 KB of text), parsed
     "csrf_token": 4096,  # what a CSRF token's signature vouches for: the session's token and the time
 }
 
