@@ -222,8 +222,17 @@ def _teacher_session(session_id: int) -> ClassSession | None:
     return cls
 
 
-def _not_teacher() -> Response | tuple[str, int]:
+def _not_teacher(session_id: int | None = None) -> Response | tuple[str, int]:
+    """403 for a browser without the teacher's link; 404 when the session is not there at all (deleted, say by
+    the teacher in another tab or by the retention period), which a teacher should be told in those words."""
+    if session_id is not None and _gone(session_id):
+        return _page_error(404, "no_session", gettext("No such class session"))
     return _page_error(403, "not_teacher", gettext("Teachers only"))
+
+
+def _gone(session_id: int) -> bool:
+    """Whether no class session has this id (ids are counted up, not secret: the token and the code are)."""
+    return not 0 < session_id <= MAX_ID or db.session.get(ClassSession, session_id) is None
 
 
 @bp.get("/class/")
@@ -307,7 +316,7 @@ def dashboard(session_id: int) -> str | Response | tuple[str, int]:
     """The teacher's dashboard: the code (large) and its QR, controls, the live grid."""
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     link = session.get(NEW_LINK_KEY)
     private_link = None
     if isinstance(link, dict) and link.get("id") == cls.id:
@@ -358,8 +367,8 @@ def counts_text(pupils: int, answers: int) -> str:
 def results_json(session_id: int) -> Response:
     """What the dashboard shows, for its polling: the phase, the counts, the grid as data and as HTML."""
     cls = _teacher_session(session_id)
-    if cls is None:
-        return _json_error("not_teacher", 403)
+    if cls is None:  # the dashboard reloads on either, and the page then says which
+        return _json_error("no_session", 404) if _gone(session_id) else _json_error("not_teacher", 403)
     grid = _results(cls)
     here = lang()
     html = render_template("classroom/_grid.html", grid=grid, mistake_name=core.mistake_name, lang=here,
@@ -383,7 +392,7 @@ def results_json(session_id: int) -> Response:
 def _control(session_id: int, change) -> Response | tuple[str, int]:  # type: ignore[no-untyped-def]
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     now = utcnow()
     change(cls, now)
     try:
@@ -438,7 +447,7 @@ def results_csv(session_id: int) -> Response | tuple[str, int]:
     """The grid as CSV (UTF-8 with a BOM), in the teacher's language."""
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     data = core.results_csv(_results(cls), lang())
     response = Response(data, mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="suji-class-{cls.code}.csv"'
@@ -450,7 +459,7 @@ def summary(session_id: int) -> str | Response | tuple[str, int]:
     """A printable summary: the problems with their best answers, how the class did, everyone's totals."""
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     return render_template(
         "classroom/summary.html", cls=cls, settings=settings_of(cls), grid=_results(cls), phase=phase(cls),
         phase_names=PHASE_NAMES, mistake_name=core.mistake_name, lang=lang(), local_time=_local_time,
@@ -472,7 +481,7 @@ def qr_code(session_id: int) -> Response | tuple[str, int]:
 
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     out = io.BytesIO()
     segno.make(join_url(cls), error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False)
     return Response(out.getvalue(), mimetype="image/svg+xml")
@@ -482,7 +491,7 @@ def qr_code(session_id: int) -> Response | tuple[str, int]:
 def delete_confirm(session_id: int) -> str | Response | tuple[str, int]:
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     count = db.session.scalar(select(func.count()).where(ClassStudent.session_id == cls.id)) or 0
     return render_template("classroom/delete.html", cls=cls, students=count)
 
@@ -492,7 +501,7 @@ def delete_session(session_id: int) -> Response | tuple[str, int]:
     """Delete the session with every pupil, answer and attempt, in one transaction."""
     cls = _teacher_session(session_id)
     if cls is None:
-        return _not_teacher()
+        return _not_teacher(session_id)
     _delete_session(cls)
     flash(str(DELETED), "info")
     response = redirect(url_for("classroom.new"), code=303)

@@ -383,7 +383,11 @@ def test_delete_removes_the_session_and_all_its_answers(app, client):
     assert "cannot be undone" in client.get(f"/class/{session_id}/delete").get_data(as_text=True)
     response = client.post(f"/class/{session_id}/delete")
     assert response.status_code == 303
-    assert client.get(f"/class/{session_id}").status_code == 403
+    page = client.get(f"/class/{session_id}", headers={"Accept-Language": "en"})
+    assert page.status_code == 404 and "It may have been deleted" in page.get_data(as_text=True)
+    polled = client.get(f"/api/class/{session_id}/results", headers={"Accept-Language": "ja"})
+    assert polled.status_code == 404 and polled.get_json()["error"]["code"] == "no_session"
+    assert app.test_client().get(f"/class/{keep_id}").status_code == 403  # there, but not this browser's
     with app.app_context():
         for model in (ClassSession, ClassStudent, ClassAnswer, ClassAttempt):
             assert db.session.scalar(db.select(db.func.count()).select_from(model)) == 1
@@ -457,7 +461,7 @@ def test_bad_ids_and_oversized_input_never_give_a_500(app, client):
     ):
         response = ken.post(f"/api/class/{code}/hint", json=body)
         assert 400 <= response.status_code < 500 and "error" in response.get_json()
-    assert ken.post(f"/class/{2**64}/start").status_code == 403
+    assert ken.post(f"/class/{2**64}/start").status_code == 404  # no session has such an id
 
 
 def test_csrf_is_required_on_every_form_and_json_post(csrf_app):

@@ -57,7 +57,9 @@
         if (counts) counts.textContent = data.counts_text;
         if (note) { note.textContent = noteText; note.classList.remove("error"); }
         setTimeout(poll, every);
-      }).catch(function () {
+      }).catch(function (error) {
+        // Deleted (404) or no longer this teacher's (403): the page itself says which; no more polling.
+        if (error.message === "404" || error.message === "403") { location.reload(); return; }
         if (note) { note.textContent = note.dataset.failed; note.classList.add("error"); }
         setTimeout(poll, every * 2);
       });
