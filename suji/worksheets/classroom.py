@@ -27,6 +27,7 @@ from suji.core.errors import SujiError
 from suji.core.i18n import N_, translate
 from suji.core.nicknames import NicknameError, clean_nickname
 from suji.rules.dice import Roll
+from suji.rules.formula import format_faces
 from suji.rules.scoring import check
 from suji.solver.hints import Hint, hints
 from suji.solver.search import Solution, solve, solve_at_level
@@ -123,6 +124,7 @@ TEXTS = {
     "problem_attempts": N_("Problem %(number)s attempts"),
     "problem_hints": N_("Problem %(number)s hints"),
     "problem_solved": N_("Problem %(number)s solved"),
+    "problem_formula": N_("Problem %(number)s formula"),
     "yes": N_("yes"),
     "no": N_("no"),
 }
@@ -396,13 +398,16 @@ def grade(
         raise ClassError("empty_formula")
     result = check(text, problem.roll)
     number = progress.attempts + 1
+    # A formula that reads is kept in print (２１^2 + 4 → 21²+4), as the teacher's grid and the CSV show it; one
+    # that does not is kept as typed, mistake and all.
+    shown = format_faces([d.face for d in result.dice]) if result.valid else text
     if result.valid and result.target is not None:
         score = max(0, result.score - progress.hints_used * hint_price(problem, settings))
-        after = replace(progress, attempts=number, solved=True, done=True, score=score, formula=text)
-        return after, Attempt(number, text, None, score, result=result)
+        after = replace(progress, attempts=number, solved=True, done=True, score=score, formula=shown)
+        return after, Attempt(number, shown, None, score, result=result)
     code = result.error.code if result.error is not None else NOT_TARGET
-    after = replace(progress, attempts=number, done=number >= MAX_ATTEMPTS, score=0, formula=text)
-    return after, Attempt(number, text, code, 0, message_code=code, result=result)
+    after = replace(progress, attempts=number, done=number >= MAX_ATTEMPTS, score=0, formula=shown)
+    return after, Attempt(number, shown, code, 0, message_code=code, result=result)
 
 
 def skip(progress: Progress) -> Progress:
@@ -535,8 +540,8 @@ def _cell_text(text: str) -> str:
 def results_csv(grid: Results, lang: str) -> bytes:
     """The grid as CSV in UTF-8 with a byte-order mark (so a spreadsheet reads Japanese names right).
 
-    One row per pupil: name, total, best possible, then per problem the score, the attempts, the hints used and
-    whether it was solved. A problem not reached is left empty.
+    One row per pupil: name, total, best possible, then per problem the score, the attempts, the hints used,
+    whether it was solved and the last formula sent. A problem not reached is left empty.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -544,16 +549,16 @@ def results_csv(grid: Results, lang: str) -> bytes:
     for p in grid.problems:
         header += [translate(TEXTS[k], lang, number=p.number)
                    for k in ("problem_score", "problem_best", "problem_attempts", "problem_hints",
-                             "problem_solved")]  # fmt: skip
+                             "problem_solved", "problem_formula")]  # fmt: skip
     writer.writerow(header)
     yes, no = translate(TEXTS["yes"], lang), translate(TEXTS["no"], lang)
     for row in grid.rows:
         line: list[object] = [_cell_text(row.name), row.total, row.best_total]
         for problem, cell in zip(grid.problems, row.cells, strict=True):
             if cell is None:
-                line += ["", problem.best_score, "", "", ""]
+                line += ["", problem.best_score, "", "", "", ""]
             else:
                 line += [cell.score if cell.done else "", problem.best_score, cell.attempts, cell.hints_used,
-                         yes if cell.solved else no]  # fmt: skip
+                         yes if cell.solved else no, _cell_text(cell.formula)]  # fmt: skip
         writer.writerow(line)
     return "\ufeff".encode() + out.getvalue().encode("utf-8")

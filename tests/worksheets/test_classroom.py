@@ -106,9 +106,10 @@ PROBLEM = core.ClassProblem(1, 3, ROLL, best_score=24, best_formula="21²+4+1")
 
 
 def test_a_made_target_scores_and_ends_the_problem():
-    progress, attempt = core.grade("21^2+4+1", PROBLEM, Progress(), ClassSettings())
-    assert progress == Progress(attempts=1, solved=True, done=True, score=24, formula="21^2+4+1")
-    assert attempt.error_code is None and attempt.number == 1
+    progress, attempt = core.grade("２１^2 + 4 + 1", PROBLEM, Progress(), ClassSettings())
+    # kept in print, as the grid and the CSV show it
+    assert progress == Progress(attempts=1, solved=True, done=True, score=24, formula="21²+4+1")
+    assert attempt.error_code is None and attempt.number == 1 and attempt.formula == "21²+4+1"
 
 
 def test_misses_use_up_the_tries_and_are_named_by_their_error_code():
@@ -117,8 +118,10 @@ def test_misses_use_up_the_tries_and_are_named_by_their_error_code():
     assert attempt.error_code == "used_too_often" and not progress.done and progress.attempts == 1
     progress, attempt = core.grade("2+1", PROBLEM, progress, settings)
     assert attempt.error_code == core.NOT_TARGET and not progress.done
-    progress, attempt = core.grade("21²++4", PROBLEM, progress, settings)
+    assert progress.formula == "2+1"
+    progress, attempt = core.grade("21²＋＋4", PROBLEM, progress, settings)
     assert attempt.error_code == "adjacent_operators" and attempt.number == 3
+    assert progress.formula == "21²＋＋4"  # a formula that does not read is kept as typed, mistake and all
     assert progress.done and not progress.solved and progress.score == 0
     with pytest.raises(ClassError) as caught:
         core.grade("21²+4+1", PROBLEM, progress, settings)
@@ -171,8 +174,8 @@ def test_skipping_scores_zero():
 def _grid():
     problems = (PROBLEM, core.ClassProblem(2, 1, ROLL, 10, "x"))
     students = [
-        ("Aki", 2, {0: Progress(1, 0, True, True, 24), 1: Progress(3, 1, False, True, 0)}),
-        ("-Ben", 1, {0: Progress(2, 0, True, True, 20), 1: Progress(1, 0, False, False, 0)}),
+        ("Aki", 2, {0: Progress(1, 0, True, True, 24, "21²+4+1"), 1: Progress(3, 1, False, True, 0)}),
+        ("-Ben", 1, {0: Progress(2, 0, True, True, 20), 1: Progress(1, 0, False, False, 0, "-1+2")}),
         ("ちえ", 0, {}),
     ]
     mistakes = [(0, "not_target", 1), (1, "not_target", 2), (1, "adjacent_operators", 2), (1, "skipped", 1)]
@@ -210,11 +213,13 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert rows[0][:3] == [core.translate(core.TEXTS[k], "ja") for k in ("nickname", "total", "best_total")]
-    assert len(rows[0]) == 3 + 2 * 5 and len(rows) == 4
-    assert rows[1][:8] == ["Aki", "24", "34", "24", "24", "1", "0", core.translate("yes", "ja")]
+    assert len(rows[0]) == 3 + 2 * 6 and len(rows) == 4
+    assert rows[0][8] == "第1問 式"
+    assert rows[1][:9] == ["Aki", "24", "34", "24", "24", "1", "0", core.translate("yes", "ja"), "21²+4+1"]
     assert rows[2][0] == "'-Ben"  # a spreadsheet must not read a name as a formula
-    assert rows[2][8:13] == ["", "10", "1", "0", core.translate("no", "ja")]  # not finished: no score yet
-    assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "10", "", "", ""]
+    # not finished: no score yet; and a formula is no spreadsheet formula either
+    assert rows[2][9:15] == ["", "10", "1", "0", core.translate("no", "ja"), "'-1+2"]
+    assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "", "10", "", "", "", ""]
     assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best possible")
 
 
