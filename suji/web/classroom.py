@@ -326,7 +326,7 @@ def dashboard(session_id: int) -> str | Response | tuple[str, int]:
         "classroom/dashboard.html", cls=cls, settings=settings_of(cls), grid=_results(cls), phase=phase(cls),
         phase_names=PHASE_NAMES, time_up=time_up(cls), seconds_left=seconds_left(cls),
         join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS, mistake_name=core.mistake_name,
-        lang=lang(), counts_text=counts_text, only_this_computer=only_this_computer(),
+        lang=lang(), counts_text=counts_text, only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES,
     )  # fmt: skip
 
 
@@ -425,6 +425,24 @@ def pause(session_id: int) -> Response | tuple[str, int]:
     def change(cls: ClassSession, now: datetime) -> None:
         if cls.status == RUNNING and not time_up(cls):
             cls.status, cls.paused_at = PAUSED, now
+
+    return _control(session_id, change)
+
+
+# What "+5 minutes" adds to the time limit.
+EXTRA_MINUTES = 5
+
+
+@bp.post("/class/<int:session_id>/more-time")
+def more_time(session_id: int) -> Response | tuple[str, int]:
+    """Five more minutes before the time limit, while the class runs or is paused.
+
+    Not once the time is up: pupils have seen every best formula by then, so the class cannot go on.
+    """
+
+    def change(cls: ClassSession, now: datetime) -> None:
+        if cls.ends_at is not None and (cls.status == PAUSED or (cls.status == RUNNING and not time_up(cls))):
+            cls.ends_at += timedelta(minutes=EXTRA_MINUTES)
 
     return _control(session_id, change)
 

@@ -320,6 +320,38 @@ def test_paused_not_started_and_time_limit_are_enforced_on_the_server(app, clien
     assert ken.get(f"/api/class/{code}/state").get_json()["phase"] == "ended"
 
 
+def _ends_at(app, session_id):
+    with app.app_context():
+        return db.session.get(ClassSession, session_id).ends_at
+
+
+def test_five_more_minutes_while_the_class_runs_or_waits_paused_but_not_once_time_is_up(app, client):
+    session_id, code = make_class(client, time_limit="10")
+    assert 'id="more-time"' not in client.get(f"/class/{session_id}").get_data(as_text=True)  # not started
+    client.post(f"/class/{session_id}/start")
+    assert "+5 minutes" in client.get(f"/class/{session_id}").get_data(as_text=True)
+    before = _ends_at(app, session_id)
+    assert client.post(f"/class/{session_id}/more-time").status_code == 303
+    assert _ends_at(app, session_id) - before == timedelta(minutes=5)
+    client.post(f"/class/{session_id}/pause")
+    client.post(f"/class/{session_id}/more-time")
+    assert _ends_at(app, session_id) - before == timedelta(minutes=10)
+    client.post(f"/class/{session_id}/start")
+    with app.app_context():  # the time runs out: pupils see every best formula, so no more time after that
+        cls = db.session.get(ClassSession, session_id)
+        cls.ends_at = utcnow() - timedelta(seconds=1)
+        db.session.commit()
+    up = _ends_at(app, session_id)
+    client.post(f"/class/{session_id}/more-time")
+    assert _ends_at(app, session_id) == up and results(client, session_id)["time_up"]
+    assert 'id="more-time"' not in client.get(f"/class/{session_id}").get_data(as_text=True)
+    assert app.test_client().post(f"/class/{session_id}/more-time").status_code == 403  # teachers only
+    untimed, _ = make_class(client, seed="untimed")
+    client.post(f"/class/{untimed}/start")
+    client.post(f"/class/{untimed}/more-time")
+    assert _ends_at(app, untimed) is None
+
+
 def test_hints_are_counted_priced_and_refused_when_off(app, client):
     session_id, code = make_class(client)
     client.post(f"/class/{session_id}/start")
