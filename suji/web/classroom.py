@@ -88,6 +88,10 @@ STALE = lazy_gettext(
 )
 DELETED = lazy_gettext("The class session and all its answers are deleted.")
 WELCOME_BACK = lazy_gettext("Welcome back, %(name)s! You continue where you left off.")
+RELEASED_NOTE = lazy_gettext("%(name)s can join again with the same name, on any device, and carry on.")
+# A token hash no token has: the pupil's name is free for the next browser that joins with it, which then carries on
+# with that pupil's work (a pupil whose browser lost its cookie: another device, cleared data, a private window).
+RELEASED = "released:"
 
 
 # ---- common ----
@@ -327,6 +331,7 @@ def dashboard(session_id: int) -> str | Response | tuple[str, int]:
         phase_names=PHASE_NAMES, time_up=time_up(cls), seconds_left=seconds_left(cls),
         join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS, mistake_name=core.mistake_name,
         lang=lang(), counts_text=counts_text, only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES,
+        release=True,
     )  # fmt: skip
 
 
@@ -372,7 +377,7 @@ def results_json(session_id: int) -> Response:
     grid = _results(cls)
     here = lang()
     html = render_template("classroom/_grid.html", grid=grid, mistake_name=core.mistake_name, lang=here,
-                           phase=phase(cls))  # fmt: skip
+                           phase=phase(cls), cls=cls, release=True)  # fmt: skip
     return jsonify({
         "phase": phase(cls), "status": cls.status, "time_up": time_up(cls), "seconds_left": seconds_left(cls),
         "students": len(grid.rows), "attempts": grid.attempts,
@@ -427,6 +432,33 @@ def pause(session_id: int) -> Response | tuple[str, int]:
             cls.status, cls.paused_at = PAUSED, now
 
     return _control(session_id, change)
+
+
+@bp.post("/class/<int:session_id>/release")
+def release(session_id: int) -> Response | tuple[str, int]:
+    """Let a pupil join again under the same name from any browser (theirs lost its cookie), keeping their work.
+
+    The browser that had the name no longer has it; the next one to join with the name takes it over.
+    """
+    cls = _teacher_session(session_id)
+    if cls is None:
+        return _not_teacher(session_id)
+    try:
+        key = core.name_key(core.clean_name(str(request.form.get("name", ""))[:100]))
+    except ClassError:
+        key = None
+    student = db.session.scalar(
+        select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.name_key == key)
+    )
+    if student is not None and phase(cls) != ENDED:
+        student.token_hash = RELEASED + secrets.token_hex(8)
+        try:
+            db.session.commit()
+            flash(gettext(str(RELEASED_NOTE), name=student.nickname), "info")
+        except StaleDataError:
+            db.session.rollback()
+            flash(str(STALE), "error")
+    return redirect(url_for("classroom.dashboard", session_id=session_id), code=303)
 
 
 # What "+5 minutes" adds to the time limit.
@@ -616,21 +648,27 @@ def join_post() -> str | Response | tuple[str, int]:
     except ClassError as error:
         return refuse(error)
     key = core.name_key(name)
-    if db.session.scalar(
-        select(ClassStudent.id).where(ClassStudent.session_id == cls.id, ClassStudent.name_key == key)
-    ):
+    taken = db.session.scalar(
+        select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.name_key == key)
+    )
+    if taken is not None and not taken.token_hash.startswith(RELEASED):
         return refuse(ClassError("name_taken", name=name), 409)
     token = _student_token()
     if token is None:
         token = secrets.token_urlsafe(32)
         _set_cookie(STUDENT_COOKIE, token, 365 * 24 * 3600)
-    db.session.add(ClassStudent(session_id=cls.id, nickname=name, name_key=key, token_hash=token_hash(token)))
+    if taken is not None:  # a name the teacher let join again: this browser carries on with that pupil's work
+        taken.token_hash = token_hash(token)
+    else:
+        db.session.add(ClassStudent(session_id=cls.id, nickname=name, name_key=key, token_hash=token_hash(token)))
     try:
         db.session.commit()
-    except IntegrityError:  # the same name joined a moment ago from another device
+    except (IntegrityError, StaleDataError):  # the same name joined a moment ago from another device
         db.session.rollback()
         g.pop("class_cookies", None)
         return refuse(ClassError("name_taken", name=name), 409)
+    if taken is not None:
+        flash(gettext(str(WELCOME_BACK), name=taken.nickname), "info")
     return redirect(url_for("classroom.play", code=cls.code), code=303)
 
 

@@ -67,7 +67,10 @@ MESSAGES = {
     "bad_code": N_("A class code is %(length)s letters and digits, like %(example)s."),
     "unknown_code": N_("There is no class with the code %(given)s. Check the code on the board."),
     "ended": N_("This class session has ended."),
-    "name_taken": N_("The name “%(name)s” is already used in this class. Choose another name."),
+    "name_taken": N_(
+        "The name “%(name)s” is already used in this class. Choose another name, or, if it is yours and you are on "
+        "another device, ask your teacher to let you join again."
+    ),
     **NicknameError.MESSAGES,
     "too_many_tries": N_("Too many wrong codes from this device. Wait %(minutes)s minutes and try again."),
     "not_started": N_("The class has not started yet. Wait for your teacher."),

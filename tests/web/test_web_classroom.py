@@ -320,6 +320,28 @@ def test_paused_not_started_and_time_limit_are_enforced_on_the_server(app, clien
     assert ken.get(f"/api/class/{code}/state").get_json()["phase"] == "ended"
 
 
+def test_a_pupil_whose_device_lost_its_place_joins_again_once_the_teacher_lets_them(app, client):
+    session_id, code = make_class(client)
+    client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code, "Ken")
+    answer(ken, code, 0, 0, "9999")
+    new_device = app.test_client()
+    new_device.set_cookie("suji_lang", "en")
+    refused = new_device.post("/join", data={"code": code, "nickname": "ken"})
+    assert refused.status_code == 409 and "ask your teacher" in refused.get_data(as_text=True)
+    assert app.test_client().post(f"/class/{session_id}/release", data={"name": "Ken"}).status_code == 403
+    assert "Rejoin" in client.get(f"/class/{session_id}").get_data(as_text=True)
+    done = client.post(f"/class/{session_id}/release", data={"name": "Ken"}, follow_redirects=True)
+    assert "Ken can join again" in done.get_data(as_text=True)
+    joined = new_device.post("/join", data={"code": code, "nickname": "KEN"}, follow_redirects=True)
+    assert "Welcome back, Ken" in joined.get_data(as_text=True)
+    row = results(client, session_id)["rows"]
+    assert [r["name"] for r in row] == ["Ken"] and row[0]["cells"][0]["attempts"] == 1  # the same pupil, work kept
+    assert ken.get(f"/api/class/{code}/state").status_code == 403  # the old browser is no longer Ken
+    third = app.test_client().post("/join", data={"code": code, "nickname": "Ken"})
+    assert third.status_code == 409  # taken again, by the new device
+
+
 def _ends_at(app, session_id):
     with app.app_context():
         return db.session.get(ClassSession, session_id).ends_at

@@ -4,11 +4,13 @@
 (function () {
   "use strict";
 
-  // Forms that ask before they act (end the class, skip a problem).
-  Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
-    form.addEventListener("submit", function (event) {
-      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-    });
+  // Forms that ask before they act (end the class, skip a problem, let a name join again). Listened for on the
+  // document, so the grid's forms, drawn again at every poll, ask too.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+    }
   });
 
   var printButton = document.getElementById("print");
