@@ -226,6 +226,26 @@ def _teacher_session(session_id: int) -> ClassSession | None:
     return cls
 
 
+# The sessions listed on the new-class page: at most this many of the newest this browser holds the link of.
+MAX_LISTED = 20
+
+
+def _my_sessions() -> list[ClassSession]:
+    """The class sessions this browser holds the teacher's token of (its bookmarked links), newest first."""
+    prefix = TEACHER_COOKIE.split("{id}")[0]
+    held = sorted(
+        ((int(name[len(prefix) :]), token) for name, token in request.cookies.items()
+         if name.startswith(prefix) and name[len(prefix) :].isdigit() and len(name) < len(prefix) + 20),
+        reverse=True,
+    )[:MAX_LISTED]  # fmt: skip
+    ids = [i for i, _ in held if 0 < i <= MAX_ID]
+    found = {c.id: c for c in db.session.scalars(select(ClassSession).where(ClassSession.id.in_(ids)))}
+    return [
+        found[i] for i, token in held
+        if i in found and 20 <= len(token) <= 100 and hmac.compare_digest(found[i].teacher_hash, token_hash(token))
+    ]  # fmt: skip
+
+
 def _not_teacher(session_id: int | None = None) -> Response | tuple[str, int]:
     """403 for a browser without the teacher's link; 404 when the session is not there at all (deleted, say by
     the teacher in another tab or by the retention period), which a teacher should be told in those words."""
@@ -258,6 +278,7 @@ def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> 
         "classroom/new.html", settings=settings, form=form, errors=errors, levels=levels,
         versions=VERSION_LABELS, min_count=core.MIN_COUNT, max_count=core.MAX_COUNT,
         max_time=core.MAX_TIME_LIMIT, max_attempts=core.MAX_ATTEMPTS, retention=retention_days(),
+        mine=_my_sessions(), phase_of=phase, phase_names=PHASE_NAMES, local_time=_local_time,
     )  # fmt: skip
 
 
@@ -660,7 +681,9 @@ def join_post() -> str | Response | tuple[str, int]:
     if taken is not None:  # a name the teacher let join again: this browser carries on with that pupil's work
         taken.token_hash = token_hash(token)
     else:
-        db.session.add(ClassStudent(session_id=cls.id, nickname=name, name_key=key, token_hash=token_hash(token)))
+        db.session.add(
+            ClassStudent(session_id=cls.id, nickname=name, name_key=key, token_hash=token_hash(token))
+        )
     try:
         db.session.commit()
     except (IntegrityError, StaleDataError):  # the same name joined a moment ago from another device

@@ -342,6 +342,20 @@ def test_a_pupil_whose_device_lost_its_place_joins_again_once_the_teacher_lets_t
     assert third.status_code == 409  # taken again, by the new device
 
 
+def test_the_new_class_page_lists_this_browsers_sessions_newest_first(app, client):
+    assert 'id="my-classes"' not in client.get("/class/new").get_data(as_text=True)
+    first, first_code = make_class(client)
+    second, second_code = make_class(client, seed="second")
+    client.post(f"/class/{second}/start")
+    page = client.get("/class/new").get_data(as_text=True)
+    mine = page[page.index('id="my-classes"') :]
+    assert mine.index(second_code) < mine.index(first_code) and "Running" in mine and "Not started yet" in mine
+    assert f'href="/class/{first}"' in mine
+    client.set_cookie(f"suji_class_t{first}", "x" * 43)  # a forged link is not listed
+    assert first_code not in client.get("/class/new").get_data(as_text=True)
+    assert 'id="my-classes"' not in app.test_client().get("/class/new").get_data(as_text=True)
+
+
 def _ends_at(app, session_id):
     with app.app_context():
         return db.session.get(ClassSession, session_id).ends_at
