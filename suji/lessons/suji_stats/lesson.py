@@ -1,324 +1,54 @@
-"""Sūji de Asobo in numbers: how often a random roll makes a target, the best score, and what re-rolling is worth.
+"""Sūji de Asobo in numbers, the lesson: sampled rolls beside the exact values, the questions and the page.
 
-RULES.md §1. Three target dice (A, B, C) give up to 12 target numbers; five number dice and four operator dice
-make a formula. The exact parts (how many targets, the chance of a 6 or of a × or ÷ die) are counted over all
-equally likely faces. Whether a roll can make a target, and its best score, need the solver: the odds table
-(suji.solver.odds) has solved every roll once, so its exact figures (stored with the package in suji/solver/odds/facts.json)
-stand beside the experiments, and each experiment rolls N fresh seeded rolls and looks each one up. Without a
-table (it is built on first use, see suji.solver.odds) the experiments fall back to 2,000 rolls solved in advance by
-`precompute` (run ``python -m suji.lessons.suji_stats``) and stored in data/suji_stats.json; the student's N
-then picks a seeded sample of them.
-
-Re-rolling (RULES.md "Rerolls"): each re-rolled die costs 1 point, and a score after costs is never below 0.
-The lesson compares answering at once with re-rolling all five number dice (cost 5) and re-rolling all nine
-number and operator dice (cost 9), each simulated with its own seeded generator per roll.
+Each experiment rolls N fresh seeded rolls and looks each one up in the odds table (or, before the table is
+built, picks N of the stored rolls: `sample.fresh_or_stored`), then puts the figures beside the exact values
+(`exact`). The lesson compares answering at once with re-rolling all five number dice (cost 5) and re-rolling
+all nine number and operator dice (cost 9), each simulated with its own seeded generator per roll. `steps`
+asks four questions with exact answers and two read from the stored rolls; `LESSON` is what the pages read.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import sys
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
-from itertools import product
-from pathlib import Path
 
 from suji.core.i18n import N_
 from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
 from suji.lessons.live import Live, totals
 from suji.lessons.stats import Estimate, mean_interval, wilson_interval
 from suji.lessons.steps import Step, fraction_text, percent_text
-from suji.rules.dice import (
-    DIVIDE,
-    NUMBER_DICE_FACES,
-    NUMBER_KINDS,
-    OPERATOR_DICE_FACES,
-    OPERATOR_KINDS,
-    TARGET_KINDS,
-    TIMES,
-    Roll,
-    random_roll,
-    target_numbers,
+from suji.lessons.suji_stats.exact import (
+    exact_histogram,
+    exact_mean_after,
+    exact_reach,
+    p_target_dice_all_different,
+    p_target_six,
+    p_times_or_divide,
+    target_count_distribution,
 )
+from suji.lessons.suji_stats.sample import (
+    ALL,
+    NUMBERS,
+    REROLLS,
+    SCORE_BINS,
+    STORED,
+    STORED_ROLLS,
+    STRATEGIES,  # also read by the page's figures, through `_page_extras`
+    TABLE,
+    figures,
+    final_score,
+    fresh_or_stored,
+    roll_seed,
+    score_histogram,
+    stored,
+    stored_figures,
+)
+from suji.rules.dice import NUMBER_DICE_FACES, TARGET_KINDS, random_roll, target_numbers
 from suji.rules.scoring import REROLL_COST, costs
 from suji.solver.odds import table_or_none
-from suji.solver.odds.facts import stored_facts
-from suji.solver.odds.table import OddsTable
-from suji.solver.search import solve
-
-DATA_FILE = Path(__file__).with_name("data") / "suji_stats.json"
-STORED_SEED = 2024
-STORED_ROLLS = 2000
-MIN_STORED_ROLLS = 2000
-
-NUMBERS, ALL = "numbers", "all"
-REROLLS: dict[str, int] = {NUMBERS: len(NUMBER_KINDS), ALL: len(NUMBER_KINDS) + len(OPERATOR_KINDS)}
-
-
-# ---- exact values ------------------------------------------------------------------------------------------
-
-
-@cache
-def target_count_distribution() -> dict[int, Fraction]:
-    """P(a roll of the three target dice gives k different target numbers), over all 216 equal outcomes."""
-    counts: Counter[int] = Counter()
-    faces = [NUMBER_DICE_FACES[k] for k in TARGET_KINDS]
-    for dice in product(*faces):
-        counts[len(target_numbers(dice))] += 1
-    total = math.prod(len(f) for f in faces)
-    return {k: Fraction(c, total) for k, c in sorted(counts.items())}
-
-
-def expected_target_count() -> Fraction:
-    """The average number of target numbers of a roll."""
-    return sum((k * p for k, p in target_count_distribution().items()), Fraction(0))
-
-
-def p_target_dice_all_different() -> Fraction:
-    """P(the target dice A, B and C show three different faces)."""
-    faces = [NUMBER_DICE_FACES[k] for k in TARGET_KINDS]
-    outcomes = list(product(*faces))
-    return Fraction(sum(len(set(d)) == len(d) for d in outcomes), len(outcomes))
-
-
-def p_target_six() -> Fraction:
-    """P(at least one target die shows a 6, which may also be read as 9)."""
-    faces = [NUMBER_DICE_FACES[k] for k in TARGET_KINDS]
-    outcomes = list(product(*faces))
-    return Fraction(sum(6 in d for d in outcomes), len(outcomes))
-
-
-def p_times_or_divide() -> Fraction:
-    """P(the three operator dice A show at least one × or ÷)."""
-    faces = [OPERATOR_DICE_FACES[k] for k in OPERATOR_KINDS if k == "A"]
-    outcomes = list(product(*faces))
-    return Fraction(sum(TIMES in d or DIVIDE in d for d in outcomes), len(outcomes))
-
-
-# ---- simulation with the solver ----------------------------------------------------------------------------
-
-
-def roll_seed(seed: int, index: int, what: str = "roll") -> str:
-    """The seed of one generator: roll `index` of the sample `seed`, or one of its re-rolls."""
-    return f"suji-stats:{seed}:{index}:{what}"
-
-
-def reroll(roll: Roll, what: str, rng: random.Random) -> Roll:
-    """`roll` with its five number dice (NUMBERS) or all nine number and operator dice (ALL) rolled again."""
-    numbers = tuple(rng.choice(NUMBER_DICE_FACES[k]) for k in NUMBER_KINDS)
-    operators = roll.operator_dice
-    if what == ALL:
-        operators = tuple(rng.choice(OPERATOR_DICE_FACES[k]) for k in OPERATOR_KINDS)
-    return Roll(roll.target_dice, numbers, operators)
-
-
-def best_score(roll: Roll) -> int | None:
-    """The best score the solver finds over all targets of `roll`, or None when no target can be made."""
-    top = solve(roll).top
-    return top.score if top is not None else None
-
-
-Record = tuple[int | None, int | None, int | None]
-"""One simulated roll: the best score now, after re-rolling the number dice, after re-rolling all nine."""
-
-
-def simulate_roll(seed: int, index: int) -> Record:
-    """Roll `index` of sample `seed`: its best score now and after each re-roll (None: no target)."""
-    roll = random_roll(roll_seed(seed, index))
-    after = [best_score(reroll(roll, what, random.Random(roll_seed(seed, index, what)))) for what in REROLLS]
-    return (best_score(roll), after[0], after[1])
-
-
-def simulate(n: int, seed: int, processes: int = 1) -> list[Record]:
-    """Rolls 0 … n−1 of sample `seed`; the same (n, seed) always gives the same records."""
-    if processes <= 1:
-        return [simulate_roll(seed, i) for i in range(n)]
-    from multiprocessing import Pool
-
-    with Pool(processes) as pool:
-        return pool.starmap(simulate_roll, [(seed, i) for i in range(n)], chunksize=20)
-
-
-def precompute(n: int = STORED_ROLLS, seed: int = STORED_SEED, processes: int = 1) -> dict:
-    """The stored sample as JSON-ready data: seed, N, how it was made, and one record per roll."""
-    return {
-        "seed": seed,
-        "n": n,
-        "method": (
-            "random_roll(roll_seed(seed, i)) for i < n; best score by suji.solver.search.solve now, after "
-            "re-rolling the 5 number dice and after re-rolling all 9 number and operator dice "
-            "(generators seeded with roll_seed(seed, i, 'numbers'|'all')); null = no target"
-        ),
-        "rolls": [list(r) for r in simulate(n, seed, processes)],
-    }
-
-
-def write_stored(data: dict, path: Path = DATA_FILE) -> None:
-    """Write the stored sample, one roll per line so that diffs stay readable."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    head = {k: v for k, v in data.items() if k != "rolls"}
-    lines = [json.dumps(r) for r in data["rolls"]]
-    body = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
-    path.write_text(body + ',\n "rolls": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n", encoding="utf-8")
-
-
-@cache
-def stored() -> dict:
-    """The stored sample (see `precompute`)."""
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
-
-
-def stored_records() -> list[Record]:
-    """The stored rolls as records."""
-    return [tuple(r) for r in stored()["rolls"]]  # type: ignore[misc]
-
-
-def sample_records(n: int, seed: int) -> list[Record]:
-    """`n` different stored rolls picked by `seed` (all of them, in order, when n is the stored N)."""
-    records = stored_records()
-    if n >= len(records):
-        return records
-    return random.Random(seed).sample(records, n)
-
-
-def table_record(seed: int, index: int, table: OddsTable) -> Record:
-    """Roll `index` of sample `seed` (as simulate_roll rolls it), its best scores looked up in the odds table."""
-    roll = random_roll(roll_seed(seed, index))
-    rolls = [roll] + [reroll(roll, what, random.Random(roll_seed(seed, index, what))) for what in REROLLS]
-    return tuple(table.best_score(r.number_dice, r.operator_dice, r.targets) for r in rolls)  # type: ignore[return-value]
-
-
-TABLE, STORED = "table", "stored"
-
-
-def fresh_or_stored(n: int, seed: int) -> tuple[list[Record], str]:
-    """`n` fresh seeded rolls looked up in the odds table when there is one, else `n` of the stored rolls."""
-    table = table_or_none()
-    if table is not None:
-        return [table_record(seed, i, table) for i in range(n)], TABLE
-    return sample_records(n, seed), STORED
-
-
-# ---- exact figures from the odds table's facts ---------------------------------------------------------------
-
-
-def exact_facts() -> dict | None:
-    """The exact figures of the whole game at level 3 (every operator), or None when none are stored."""
-    facts = stored_facts()
-    return facts["levels"]["3"] if facts else None
-
-
-def exact_distribution() -> dict[int, Fraction] | None:
-    """P(the best score of a random roll is s), s = 0 when no target can be made."""
-    facts = exact_facts()
-    if facts is None:
-        return None
-    return {int(s): Fraction(v["fraction"]) for s, v in facts["best_score_distribution"].items()}
-
-
-def exact_reach() -> Fraction | None:
-    """P(a random roll can make at least one of its targets), over every equally likely face of all twelve dice.
-
-    Re-rolling all five number dice (or all nine) gives a fresh random roll of those dice, so the chance of a
-    target afterwards is this same number.
-    """
-    facts = exact_facts()
-    return Fraction(facts["p_make"]["fraction"]) if facts else None
-
-
-def exact_mean_after(cost: int) -> Fraction | None:
-    """The exact mean points of a fresh roll after `cost` points of re-rolls (never below 0; no target = 0)."""
-    distribution = exact_distribution()
-    if distribution is None:
-        return None
-    return sum((p * max(0, s - cost) for s, p in distribution.items()), Fraction(0))
-
-
-# ---- figures from records ----------------------------------------------------------------------------------
-
-
-def final_score(score: int | None, cost: int = 0) -> int:
-    """What a roll is worth after `cost` points of re-rolls: no target is 0, and a score never drops below 0."""
-    return 0 if score is None else max(0, score - cost)
-
-
-STRATEGIES: tuple[str, ...] = ("now", NUMBERS, ALL, "numbers-if-stuck", "all-if-stuck")
-
-
-def strategy_score(record: Record, strategy: str) -> int:
-    """The points one roll brings with `strategy` (re-roll always, only when no target, or never)."""
-    now, numbers, every = record
-    if strategy == "now" or (strategy.endswith("-if-stuck") and now is not None):
-        return final_score(now)
-    if strategy.startswith(NUMBERS):
-        return final_score(numbers, costs(REROLLS[NUMBERS]))
-    return final_score(every, costs(REROLLS[ALL]))
-
-
-@dataclass(frozen=True)
-class Figures:
-    """The headline estimates of a sample of rolls, each with its 95% confidence interval."""
-
-    n: int
-    reach: Estimate  # rolls that can make at least one target
-    reach_numbers: Estimate  # … after re-rolling the number dice
-    reach_all: Estimate  # … after re-rolling all nine dice
-    stuck: int  # rolls with no target now
-    rescue_numbers: Estimate  # of the stuck rolls: a target after re-rolling the number dice
-    rescue_all: Estimate
-    means: dict[str, tuple[float, float, float]]  # strategy → (mean, low, high) of the points
-    best_mean: tuple[float, float, float]  # the best score now, among rolls that make a target
-
-
-def figures(records: Sequence[Record]) -> Figures:
-    """Estimates with 95% intervals (Wilson for proportions, normal for means) from `records`."""
-    n = len(records)
-    stuck = [r for r in records if r[0] is None]
-    made = [float(r[0]) for r in records if r[0] is not None]
-    return Figures(
-        n=n,
-        reach=Estimate(n - len(stuck), n),
-        reach_numbers=Estimate(sum(r[1] is not None for r in records), n),
-        reach_all=Estimate(sum(r[2] is not None for r in records), n),
-        stuck=len(stuck),
-        rescue_numbers=Estimate(sum(r[1] is not None for r in stuck), len(stuck)),
-        rescue_all=Estimate(sum(r[2] is not None for r in stuck), len(stuck)),
-        means={s: mean_interval([float(strategy_score(r, s)) for r in records]) for s in STRATEGIES},
-        best_mean=mean_interval(made) if made else (0.0, 0.0, 0.0),
-    )
-
-
-@cache
-def stored_figures() -> Figures:
-    """The figures of all stored rolls."""
-    return figures(stored_records())
-
-
-SCORE_BINS: tuple[tuple[int, int], ...] = ((0, 9), (10, 19), (20, 29), (30, 39), (40, 49), (50, 10**6))
-
-
-def score_histogram(records: Sequence[Record]) -> dict[str, int]:
-    """How many rolls have no target, or a best score in each bin of ten points."""
-    counts = {"none": 0, **{f"{lo}-{hi}": 0 for lo, hi in SCORE_BINS}}
-    for now, _, _ in records:
-        if now is None:
-            counts["none"] += 1
-            continue
-        lo, hi = next(b for b in SCORE_BINS if b[0] <= now <= b[1])
-        counts[f"{lo}-{hi}"] += 1
-    return counts
-
-
-if __name__ == "__main__":  # pragma: no cover - a maintenance command
-    workers = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    write_stored(precompute(processes=workers))
-    print(stored_figures())
-
 
 # ---- the lesson --------------------------------------------------------------------------------------------
 
@@ -400,20 +130,6 @@ def _bin_label(key: str) -> str | Msg:
         return Msg(N_("no target"))
     lo, hi = key.split("-")
     return f"{lo}+" if int(hi) == SCORE_BINS[-1][1] else f"{lo}–{hi}"
-
-
-def exact_histogram() -> dict[str, Fraction] | None:
-    """The exact chance of no target, and of a best score in each bin of ten points (as score_histogram)."""
-    distribution, reach = exact_distribution(), exact_reach()
-    if distribution is None or reach is None:
-        return None
-    found = {"none": 1 - reach}
-    for lo, hi in SCORE_BINS:
-        found[f"{lo}-{hi}"] = sum((p for s, p in distribution.items() if lo <= s <= hi), Fraction(0))
-    found[f"{SCORE_BINS[0][0]}-{SCORE_BINS[0][1]}"] -= (
-        1 - reach
-    )  # score 0 in the distribution counts "none" too
-    return found
 
 
 def _run_best(n: int, seed: int, lang: str) -> Outcome:
@@ -597,6 +313,7 @@ def steps() -> list[Step]:
 
 def _page_extras(args: Mapping[str, str]) -> dict:
     """The stored figures of the whole game for the lesson page."""
+    # The template reads the labels and STRATEGIES from this module, under the name `suji`.
     return {"figures": stored_figures(), "stored": stored(), "suji": sys.modules[__name__]}
 
 
