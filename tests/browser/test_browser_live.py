@@ -190,3 +190,19 @@ def test_the_dice_say_which_die_they_are(server, browser, slug, key, labels):
     shown = page.locator("#live-dice .live-die-label").all_text_contents()
     assert shown[: len(labels)] == labels
     page.context.close()
+
+
+@pytest.mark.parametrize(("slug", "key"), [("silence", "totals"), ("gooball", "turns")])
+def test_before_the_first_trial_the_chart_shows_the_exact_value_on_round_ticks(server, browser, slug, key):
+    page = new_page(browser)
+    page.goto(f"{server}/lessons/{slug}/experiment/{key}")
+    chart = page.locator("#live-chart")
+    assert chart.locator("line.exact").count() == 1 and chart.locator("polyline.running").count() == 0
+    ticks = chart.locator("text.tick").all_text_contents()[:-2]  # the last two label the x axis
+    values = [float(t.rstrip("%").replace(",", "")) for t in ticks]
+    steps = {round(b - a, 6) for a, b in zip(values, values[1:], strict=False)}
+    assert len(values) >= 3 and len(steps) == 1  # evenly spaced
+    step = steps.pop()
+    assert re.fullmatch(r"(1|2|2\.5|5)(0*)(\.0+)?|0\.0*(1|2|25|5)", f"{step:g}"), step  # a round step
+    assert all(abs(v / step - round(v / step)) < 1e-6 for v in values)  # on multiples of it
+    assert not page.errors

@@ -44,16 +44,28 @@
     return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
   }
 
-  function readN() {
+  // The N typed (full-width digits too), or NaN.
+  function typedN() {
     var text = nInput.value.trim().replace(/[０-９]/g, function (d) { return String(d.charCodeAt(0) - 0xff10); });
     var n = /^\d{1,7}$/.test(text) ? parseInt(text, 10) : NaN;
-    if (!(n >= 1 && n <= settings.max)) {
+    return n >= 1 && n <= settings.max ? n : NaN;
+  }
+
+  function readN() {
+    var n = typedN();
+    if (isNaN(n)) {
       errorBox.textContent = panel.getAttribute("data-bad-n");
       errorBox.hidden = false;
       return null;
     }
     errorBox.hidden = true;
     return n;
+  }
+
+  // The N typed, or the largest allowed while it is not a valid N (the axis before a run; no message).
+  function quietN() {
+    var n = typedN();
+    return isNaN(n) ? settings.max : n;
   }
 
   function newRun() {
@@ -229,6 +241,13 @@
     return node;
   }
 
+  // A round step for the y axis (1, 2, 2.5 or 5 times a power of ten) giving about four intervals over a span.
+  function roundStep(span) {
+    var raw = span / 4, power = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10)), m = raw / power;
+    return power * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10);
+  }
+
+  // Before the first trial too: the axes and the exact value are there, so the pupil sees where the run should go.
   function drawChart() {
     while (chart.firstChild) chart.removeChild(chart.firstChild);
     // A phone gets a viewBox of its own width, so the 12-unit labels stay 12 px (the static chart does the same).
@@ -237,8 +256,9 @@
     chart.setAttribute("viewBox", "0 0 " + W + " " + H);
     var i = Number(rowSelect.value);
     var exact = settings.exact[i];
-    var pts = run.points.map(function (p) { return [p[0], p[1][i] / p[0], p[2][i] / p[0]]; });
-    // The y range: the exact value and what the run has shown, with a margin.
+    var points = run ? run.points : [];
+    var pts = points.map(function (p) { return [p[0], p[1][i] / p[0], p[2][i] / p[0]]; });
+    // The y range: the exact value and what the run has shown, with a margin, out to round values.
     var lo = Infinity, hi = -Infinity;
     pts.forEach(function (p) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); });
     if (exact !== null) { lo = Math.min(lo, exact); hi = Math.max(hi, exact); }
@@ -246,31 +266,35 @@
     if (!isFinite(lo)) { lo = 0; hi = 1; }
     if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
     var pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
+    var step = roundStep(hi - lo);
+    lo = Math.floor(lo / step) * step; hi = Math.ceil(hi / step) * step;
     if (settings.percent) { lo = Math.max(0, lo); hi = Math.min(1, hi); }
     // Slowly (or one trial at a time) the x axis runs to the trials done so far: a few trials fill the chart.
-    var xMax = speedSelect.value === "slow" || !run.playing ? Math.max(10, run.done) : run.n;
-    if (run.done >= run.n) xMax = run.n;
-    var x = function (n) { return left + (W - left - right) * n / xMax; };
+    var n = run ? run.n : quietN();
+    var done = run ? run.done : 0;
+    var xMax = !run ? n : speedSelect.value === "slow" || !run.playing ? Math.max(10, done) : n;
+    if (done >= n) xMax = n;
+    var x = function (k) { return left + (W - left - right) * k / xMax; };
     var y = function (v) { return top + (H - top - bottom) * (1 - (v - lo) / (hi - lo)); };
-    // Axes and the four grid lines, labelled.
-    for (var g = 0; g <= 4; g++) {
-      var gv = lo + (hi - lo) * g / 4;
+    // Axes and grid lines at the round values, labelled.
+    for (var g = 0; lo + g * step <= hi + step / 1000; g++) {
+      var gv = lo + g * step;
       el("line", { x1: left, x2: W - right, y1: y(gv), y2: y(gv), class: "grid" }, chart);
       el("text", { x: left - 6, y: y(gv) + 4, class: "tick", "text-anchor": "end" }, chart).textContent = format(gv);
     }
     el("text", { x: left, y: H - 10, class: "tick" }, chart).textContent = "0";
     el("text", { x: W - right, y: H - 10, class: "tick", "text-anchor": "end" }, chart).textContent = xMax.toLocaleString(lang);
     // The 95% band around the exact value: exact ± 1.96 σ/√n, σ from the exact p (a probability) or the run.
-    if (exact !== null && settings.reference && pts.length) {
+    if (exact !== null && (settings.reference || pts.length <= 1)) {
       el("line", { x1: left, x2: W - right, y1: y(exact), y2: y(exact), class: "exact" }, chart);
-    } else if (exact !== null && pts.length > 1) {
+    } else if (exact !== null) {
       var upper = [], lower = [];
       pts.forEach(function (p) {
-        var n = p[0];
+        var k = p[0];
         var variance = settings.percent ? exact * (1 - exact) : Math.max(0, p[2] - p[1] * p[1]);
-        var half = 1.96 * Math.sqrt(variance / n);
-        upper.push(x(n) + "," + y(Math.min(hi, exact + half)));
-        lower.unshift(x(n) + "," + y(Math.max(lo, exact - half)));
+        var half = 1.96 * Math.sqrt(variance / k);
+        upper.push(x(k) + "," + y(Math.min(hi, exact + half)));
+        lower.unshift(x(k) + "," + y(Math.max(lo, exact - half)));
       });
       el("polygon", { points: upper.concat(lower).join(" "), class: "band" }, chart);
       el("line", { x1: left, x2: W - right, y1: y(exact), y2: y(exact), class: "exact" }, chart);
@@ -345,7 +369,7 @@
     panel.removeAttribute("data-finished");
     panel.setAttribute("data-done", "0");
     setPlayLabel();
-    while (chart.firstChild) chart.removeChild(chart.firstChild);
+    drawChart();
     while (diceBox.firstChild) diceBox.removeChild(diceBox.firstChild);
     statusLine.textContent = "";
     tableRows.forEach(function (tr) {
@@ -355,10 +379,11 @@
     });
   });
 
-  rowSelect.addEventListener("change", function () { if (run) show(performance.now(), true); });
+  rowSelect.addEventListener("change", function () { if (run) show(performance.now(), true); else drawChart(); });
   // A new N is a new run: the one under way stops, and the next press starts again from trial 1.
   nInput.addEventListener("change", function () {
     if (run && run.n !== readN()) resetButton.click();
+    else if (!run) drawChart();
   });
 
   // Follow the most likely case first (not the rarest, such as a total of 3), when there are exact values.
@@ -366,7 +391,8 @@
   settings.exact.forEach(function (p, i) { if (p !== null && p > (settings.exact[likely] || 0)) likely = i; });
   if (settings.percent) rowSelect.value = String(likely);
 
-  // The exact column, once.
+  // The exact column, once, and the chart waiting for its first trial.
   tableRows.forEach(function (tr, i) { tr.querySelector(".exact").textContent = format(settings.exact[i]); });
   setPlayLabel();
+  drawChart();
 })();
