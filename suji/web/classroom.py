@@ -92,6 +92,7 @@ RELEASED_NOTE = lazy_gettext("%(name)s can join again with the same name, on any
 # A token hash no token has: the pupil's name is free for the next browser that joins with it, which then carries on
 # with that pupil's work (a pupil whose browser lost its cookie: another device, cleared data, a private window).
 RELEASED = "released:"
+RELEASED_KEPT = 16  # hex digits of the old token's hash kept after RELEASED
 
 
 # ---- common ----
@@ -352,7 +353,7 @@ def dashboard(session_id: int) -> str | Response | tuple[str, int]:
         phase_names=PHASE_NAMES, time_up=time_up(cls), seconds_left=seconds_left(cls),
         join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS, mistake_name=core.mistake_name,
         lang=lang(), counts_text=counts_text, only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES,
-        release=True,
+        release=True, waiting=_waiting_names(cls),
     )  # fmt: skip
 
 
@@ -373,6 +374,14 @@ def _results(cls: ClassSession) -> core.Results:
         problems_of(cls), [(s.nickname, s.position, work[s.id]) for s in students],
         [(p, str(c), n) for p, c, n in mistakes],
     )  # fmt: skip
+
+
+def _waiting_names(cls: ClassSession) -> set[str]:
+    """The pupils whose name the teacher let join again and who have not joined again yet."""
+    return set(db.session.scalars(
+        select(ClassStudent.nickname).where(ClassStudent.session_id == cls.id,
+                                            ClassStudent.token_hash.startswith(RELEASED))
+    ))  # fmt: skip
 
 
 def _progress(answer: ClassAnswer | None) -> Progress:
@@ -398,7 +407,7 @@ def results_json(session_id: int) -> Response:
     grid = _results(cls)
     here = lang()
     html = render_template("classroom/_grid.html", grid=grid, mistake_name=core.mistake_name, lang=here,
-                           phase=phase(cls), cls=cls, release=True)  # fmt: skip
+                           phase=phase(cls), cls=cls, release=True, waiting=_waiting_names(cls))  # fmt: skip
     return jsonify({
         "phase": phase(cls), "status": cls.status, "time_up": time_up(cls), "seconds_left": seconds_left(cls),
         "students": len(grid.rows), "attempts": grid.attempts,
@@ -471,8 +480,9 @@ def release(session_id: int) -> Response | tuple[str, int]:
     student = db.session.scalar(
         select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.name_key == key)
     )
-    if student is not None and phase(cls) != ENDED:
-        student.token_hash = RELEASED + secrets.token_hex(8)
+    if student is not None and phase(cls) != ENDED and not student.token_hash.startswith(RELEASED):
+        # The start of the old hash stays, so the browser that had the name can be told what happened.
+        student.token_hash = RELEASED + student.token_hash[:RELEASED_KEPT]
         try:
             db.session.commit()
             flash(gettext(str(RELEASED_NOTE), name=student.nickname), "info")
@@ -721,9 +731,20 @@ def _pupil(code: str) -> tuple[ClassSession, ClassStudent] | Response | tuple[st
         return render_error(404, "unknown_code", gettext("Class not found"),
                             ClassError("unknown_code", given=str(code)[:12]).message(lang()))  # fmt: skip
     if me is None:
-        flash(ClassError("not_joined").message(lang()), "error")
+        flash(ClassError("moved" if _moved(cls) else "not_joined").message(lang()), "error")
         return redirect(url_for("classroom.join_code", code=cls.code), code=303)
     return cls, me
+
+
+def _moved(cls: ClassSession) -> bool:
+    """Whether this browser was a pupil of the class whose name the teacher let join again (`release`)."""
+    token = _student_token()
+    if token is None:
+        return False
+    return db.session.scalar(
+        select(ClassStudent.id).where(ClassStudent.session_id == cls.id,
+                                      ClassStudent.token_hash == RELEASED + token_hash(token)[:RELEASED_KEPT])
+    ) is not None  # fmt: skip
 
 
 @bp.get("/class/s/<code>")

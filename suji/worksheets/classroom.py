@@ -83,6 +83,10 @@ MESSAGES = {
     "no_hints": N_("Your teacher has turned hints off for this class."),
     "no_more_hints": N_("There are no more hints for this problem."),
     "not_joined": N_("You have not joined this class on this device. Join with the code and your name."),
+    "moved": N_(
+        "Your teacher let your name join again on another device, so this one is no longer in the class. "
+        "Carry on there, or join here again with your name."
+    ),
     "not_teacher": N_(
         "This page needs the teacher's private link. Open the link you bookmarked when you made the class."
     ),

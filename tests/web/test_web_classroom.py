@@ -330,14 +330,18 @@ def test_a_pupil_whose_device_lost_its_place_joins_again_once_the_teacher_lets_t
     refused = new_device.post("/join", data={"code": code, "nickname": "ken"})
     assert refused.status_code == 409 and "ask your teacher" in refused.get_data(as_text=True)
     assert app.test_client().post(f"/class/{session_id}/release", data={"name": "Ken"}).status_code == 403
-    assert "Rejoin" in client.get(f"/class/{session_id}").get_data(as_text=True)
+    assert "Allow rejoin" in client.get(f"/class/{session_id}").get_data(as_text=True)
     done = client.post(f"/class/{session_id}/release", data={"name": "Ken"}, follow_redirects=True)
     assert "Ken can join again" in done.get_data(as_text=True)
+    assert "waiting to join again" in results(client, session_id)["html"]  # the grid shows it, at every poll
+    moved = ken.get(f"/class/s/{code}", follow_redirects=True).get_data(as_text=True)
+    assert "Your teacher let your name join again on another device" in moved  # the old browser is told why
     joined = new_device.post("/join", data={"code": code, "nickname": "KEN"}, follow_redirects=True)
     assert "Welcome back, Ken" in joined.get_data(as_text=True)
     row = results(client, session_id)["rows"]
     assert [r["name"] for r in row] == ["Ken"] and row[0]["cells"][0]["attempts"] == 1  # the same pupil, work kept
     assert ken.get(f"/api/class/{code}/state").status_code == 403  # the old browser is no longer Ken
+    assert "waiting to join again" not in results(client, session_id)["html"]
     third = app.test_client().post("/join", data={"code": code, "nickname": "Ken"})
     assert third.status_code == 409  # taken again, by the new device
 

@@ -22,12 +22,22 @@
   // ---- the countdown ----
   var clock = document.querySelector("#time-left .clock");
   var timeLeft = document.getElementById("time-left");
+  var endsAt = null;
+  var showLeft = function (left) {
+    var seconds = left % 60;
+    clock.textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+  };
+  // The server's count wins at every poll, so "+5 minutes" reaches every pupil and every dashboard tab.
+  var syncClock = function (seconds) {
+    if (!clock || !timeLeft || typeof seconds !== "number") return;
+    if (endsAt !== null) endsAt = Date.now() + 1000 * seconds;
+    else showLeft(seconds);
+  };
   if (clock && timeLeft && timeLeft.dataset.running === "1") {
-    var endsAt = Date.now() + 1000 * parseInt(timeLeft.dataset.seconds, 10);
+    endsAt = Date.now() + 1000 * parseInt(timeLeft.dataset.seconds, 10);
     var tick = function () {
       var left = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
-      var seconds = left % 60;
-      clock.textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+      showLeft(left);
       if (left === 0) {
         clearInterval(timer);
         if (document.getElementById("pupil") || document.getElementById("dashboard")) location.reload();
@@ -55,6 +65,7 @@
     var poll = function () {
       getJSON(dashboard.dataset.resultsUrl).then(function (data) {
         if (data.phase !== dashboard.dataset.phase) { location.reload(); return; }
+        syncClock(data.seconds_left);
         grid.innerHTML = data.html; // rendered and escaped by the server (templates/classroom/_grid.html)
         if (counts) counts.textContent = data.counts_text;
         if (note) { note.textContent = noteText; note.classList.remove("error"); }
@@ -91,8 +102,13 @@
           location.reload();
           return;
         }
+        syncClock(data.seconds_left);
         setTimeout(check, 3000);
-      }).catch(function () { setTimeout(check, 6000); });
+      }).catch(function (error) {
+        // No longer this class's pupil (the teacher let the name join elsewhere) or no class: the page says which.
+        if (error.message === "403" || error.message === "404") { location.reload(); return; }
+        setTimeout(check, 6000);
+      });
     };
     setTimeout(check, 3000);
   }
