@@ -82,6 +82,11 @@ def test_a_class_with_a_teacher_and_three_pupils(server, browser):
     for page in (phone, tablet, laptop):  # each page notices the start by itself
         expect(page.locator("#problem-title")).to_be_visible(timeout=WAIT_MS)
     expect(phone.locator("#time-left")).to_be_visible()
+    expect(phone.locator("#time-left .clock")).to_have_text(re.compile(r"^(29|30):"))
+    # Five more minutes on the dashboard reach the pupils' clocks at their next poll, without a reload.
+    teacher.click("#more-time")
+    expect(teacher.locator("#time-left .clock")).to_have_text(re.compile(r"^(34|35):"))
+    expect(phone.locator("#time-left .clock")).to_have_text(re.compile(r"^(34|35):"), timeout=WAIT_MS)
     shot(phone, "class-problem-360-ja")
 
     # The phone: taps the first number die, clears, then types the best formula; the value shows ✓.
