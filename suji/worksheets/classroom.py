@@ -548,7 +548,7 @@ def results_csv(grid: Results, lang: str) -> bytes:
     """The grid as CSV in UTF-8 with a byte-order mark (so a spreadsheet reads Japanese names right).
 
     One row per pupil: name, total, best possible, then per problem the score, the attempts, the hints used,
-    whether it was solved and the last formula sent. A problem not reached is left empty.
+    whether it was solved (or skipped) and the last formula sent. A problem not reached is left empty.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -559,13 +559,15 @@ def results_csv(grid: Results, lang: str) -> bytes:
                              "problem_solved", "problem_formula")]  # fmt: skip
     writer.writerow(header)
     yes, no = translate(TEXTS["yes"], lang), translate(TEXTS["no"], lang)
+    skipped = translate(MISTAKE_NAMES[SKIPPED], lang)  # moved on with tries left, apart from a miss
     for row in grid.rows:
         line: list[object] = [_cell_text(row.name), row.total, row.best_total]
         for problem, cell in zip(grid.problems, row.cells, strict=True):
             if cell is None:
                 line += ["", problem.best_score, "", "", "", ""]
             else:
+                solved = yes if cell.solved else skipped if cell.skipped else no
                 line += [cell.score if cell.done else "", problem.best_score, cell.attempts, cell.hints_used,
-                         yes if cell.solved else no, _cell_text(cell.formula)]  # fmt: skip
+                         solved, _cell_text(cell.formula)]  # fmt: skip
         writer.writerow(line)
     return "\ufeff".encode() + out.getvalue().encode("utf-8")

@@ -62,6 +62,17 @@ def test_a_miss_keeps_the_best_answer_behind_a_tap(level_client):
     assert '<div id="best-answer">' in made and '<details id="best-answer">' not in made
 
 
+def test_a_score_above_the_levels_best_is_praised_not_left_unexplained(level_client):
+    token = open_drill(level_client, 1)
+    page = level_client.post("/drill/1/check", follow_redirects=True, data={"roll": token, "formula": "752−4²÷2"},
+                             headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    assert "Best score: 5" in page and 'id="beat-level"' in page and "40 points are more than that" in page
+    token = open_drill(level_client, 1)
+    level_best = level_client.post("/drill/1/check", follow_redirects=True, data={"roll": token, "formula": "472−25"},
+                                   headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    assert 'id="beat-level"' not in level_best
+
+
 @pytest.mark.parametrize("level", [1, 2, 3])
 def test_the_drill_says_how_hard_the_roll_is(level_client, level):
     html = level_client.get(f"/drill/{level}", headers={"Accept-Language": "en"}).get_data(as_text=True)

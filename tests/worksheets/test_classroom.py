@@ -223,6 +223,16 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best possible")
 
 
+def test_csv_tells_a_skip_from_a_miss():
+    grid = core.results(
+        (PROBLEM,),
+        [("Cho", 1, {0: Progress(1, 0, False, True, 0)}), ("Dan", 1, {0: Progress(3, 0, False, True, 0)})],
+        [],
+    )  # a skip after one try, and three tries missed
+    rows = list(csv.reader(io.StringIO(core.results_csv(grid, "en").decode("utf-8-sig"))))
+    assert [r[7] for r in rows[1:]] == ["Skipped", "no"]
+
+
 def test_the_hints_lead_to_the_best_answer_the_class_scores_against():
     settings = core.with_seed(ClassSettings(count=4, level=2, seed="hints-best"))
     for problem in core.choose_problems(settings):
