@@ -98,14 +98,16 @@ def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:
         raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
 
 
-def strip_redundant(faces: Sequence[Face]) -> tuple[int, ...]:
+def strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[int, ...]:
     """The indexes of the dice kept after stripping redundant dice (RULES.md "Redundant dice").
 
     The scored form is the valid sub-formula (the other dice in the same order) with the same exact value that
     uses the fewest dice; among several, the one with the highest score. Returns all indexes when nothing can go.
+    `value` is the formula's value when the caller has it already (`check` does), so it is not worked out twice.
     """
     n = len(faces)
-    value = evaluate(faces)
+    if value is None:
+        value = evaluate(faces)
     if value is None:
         raise ValueError("not a valid formula")
     terms = value_terms(value)
@@ -219,7 +221,7 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     rational = as_rational(exact)
     made = rational is not None and rational.denominator == 1 and int(rational) in roll.targets
     target = int(rational) if made else None  # type: ignore[arg-type]
-    kept = strip_redundant(reading.faces)
+    kept = strip_redundant(reading.faces, exact)
     kept_faces = [reading.faces[i] for i in kept]
     points = formula_score(kept_faces) if target is not None else 0
     return CheckResult(
