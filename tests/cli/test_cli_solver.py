@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import json
 
+from examples import EXAMPLE_ROLL_ARGS
+
 from suji.cli import main
 from suji.rules.dice import Roll
 from suji.rules.scoring import check
 
-DICE = [
-    "--target-dice",
-    "4",
-    "4",
-    "6",
-    "--number-dice",
-    "2",
-    "1",
-    "4",
-    "1",
-    "3",
-    "--operator-dice",
-    "+",
-    "+",
-    "^2",
-    "-",
-]
+DICE = EXAMPLE_ROLL_ARGS
 ROLL = Roll.of(number_dice=[2, 1, 4, 1, 3], operator_dice=["+", "+", "²", "−"], target_dice=[4, 4, 6])
 
 

@@ -15,6 +15,7 @@ import sys
 import time
 
 import pytest
+from examples import EXAMPLE_ROLL_ARGS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from suji_reference import reference_value, same_value
@@ -164,23 +165,7 @@ def test_custom_rolls_that_need_every_formula_listed_are_refused(client, dice):
 
 # ---- the command line ------------------------------------------------------------------------------------------
 
-ROLL = [
-    "--target-dice",
-    "4",
-    "4",
-    "6",
-    "--number-dice",
-    "2",
-    "1",
-    "4",
-    "1",
-    "3",
-    "--operator-dice",
-    "+",
-    "+",
-    "^2",
-    "-",
-]
+ROLL = EXAMPLE_ROLL_ARGS
 
 
 def run_suji(*args: str | bytes, stdin: bytes | None = None) -> subprocess.CompletedProcess:

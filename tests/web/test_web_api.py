@@ -7,6 +7,7 @@ import re
 
 import pytest
 from drill_support import open_drill
+from examples import EXAMPLE_ROLL_ARGS
 
 from suji.cli import main as cli_main
 from suji.rules.dice import Roll
@@ -203,23 +204,7 @@ def test_solve_matches_the_command_line(client, capsys, level):
 def test_hint_matches_the_command_line(client, capsys):
     data = client.post("/api/hint", json={**SOLVE_BODY, "level": 2, "prefix": "21²", "lang": "en"}).get_json()
     argv = ["hint", "--json", "--lang", "en", "--level", "2", "--prefix", "21²"]
-    argv += [
-        "--target-dice",
-        "4",
-        "4",
-        "6",
-        "--number-dice",
-        "2",
-        "1",
-        "4",
-        "1",
-        "3",
-        "--operator-dice",
-        "+",
-        "+",
-        "^2",
-        "-",
-    ]
+    argv += EXAMPLE_ROLL_ARGS
     cli_main(argv)
     assert data == json.loads(capsys.readouterr().out)
     assert len(data["hints"]) == 2 and data["track"]["on_track"]

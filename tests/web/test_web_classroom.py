@@ -339,7 +339,8 @@ def test_a_pupil_whose_device_lost_its_place_joins_again_once_the_teacher_lets_t
     joined = new_device.post("/join", data={"code": code, "nickname": "KEN"}, follow_redirects=True)
     assert "Welcome back, Ken" in joined.get_data(as_text=True)
     row = results(client, session_id)["rows"]
-    assert [r["name"] for r in row] == ["Ken"] and row[0]["cells"][0]["attempts"] == 1  # the same pupil, work kept
+    assert [r["name"] for r in row] == ["Ken"]  # the same pupil, work kept
+    assert row[0]["cells"][0]["attempts"] == 1
     assert ken.get(f"/api/class/{code}/state").status_code == 403  # the old browser is no longer Ken
     assert "waiting to join again" not in results(client, session_id)["html"]
     third = app.test_client().post("/join", data={"code": code, "nickname": "Ken"})
@@ -353,7 +354,8 @@ def test_the_new_class_page_lists_this_browsers_sessions_newest_first(app, clien
     client.post(f"/class/{second}/start")
     page = client.get("/class/new").get_data(as_text=True)
     mine = page[page.index('id="my-classes"') :]
-    assert mine.index(second_code) < mine.index(first_code) and "Running" in mine and "Not started yet" in mine
+    assert mine.index(second_code) < mine.index(first_code)
+    assert "Running" in mine and "Not started yet" in mine
     assert f'href="/class/{first}"' in mine
     client.set_cookie(f"suji_class_t{first}", "x" * 43)  # a forged link is not listed
     assert first_code not in client.get("/class/new").get_data(as_text=True)
