@@ -78,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.games")
     _register(app, "suji.web.first")
     _register(app, "suji.web.classroom")
+    _register(app, "suji.web.practice")
 
     from suji.web import errors
 

@@ -9,6 +9,8 @@
     SUJI_ODDS_PATH         the odds table (default ~/.local/share/suji/odds-v1.suji, as for the command line)
     SUJI_ODDS_BUILD=0      no background build of the odds table by `suji serve`
     SUJI_CLASS_RETENTION_DAYS  how many days class sessions and their answers are kept (default 30)
+    SUJI_PRACTICE_RETENTION_DAYS  how many days after a pupil's last answer their practice is kept (default 365)
+    SUJI_PRACTICE_TIME_LIMIT  seconds after which a practice answer tells the model nothing (default: time off)
 
 `create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
 `app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
@@ -38,6 +40,8 @@ CONFIG_KEYS = {
     "ODDS_PATH": "odds_path",
     "ODDS_BUILD": "odds_build",
     "SUJI_CLASS_RETENTION_DAYS": "class_retention_days",
+    "SUJI_PRACTICE_RETENTION_DAYS": "practice_retention_days",
+    "SUJI_PRACTICE_TIME_LIMIT": "practice_time_limit",
 }
 
 
@@ -54,6 +58,8 @@ class Settings:
     odds_path: str = ""
     odds_build: bool = True
     class_retention_days: int | None = None  # None: the class mode's default (30)
+    practice_retention_days: int | None = None  # None: practice's default (365)
+    practice_time_limit: float | None = None  # None: time does not change a practice answer's outcome
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -66,6 +72,8 @@ class Settings:
 
         processes = get("SUJI_SOLVER_PROCESSES")
         retention = get("SUJI_CLASS_RETENTION_DAYS")
+        practice_days = get("SUJI_PRACTICE_RETENTION_DAYS")
+        practice_limit = get("SUJI_PRACTICE_TIME_LIMIT")
         return cls(
             secret_key=get("SUJI_SECRET_KEY"),
             https=get("SUJI_HTTPS") == "1",
@@ -76,6 +84,10 @@ class Settings:
             odds_path=str(default_path()),  # reads SUJI_ODDS_PATH / XDG_DATA_HOME like the command line
             odds_build=get("SUJI_ODDS_BUILD") != "0",
             class_retention_days=int(retention) if retention is not None and retention.isdigit() else None,
+            practice_retention_days=int(practice_days)
+            if practice_days is not None and practice_days.isdigit()
+            else None,
+            practice_time_limit=_seconds(practice_limit),
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:
@@ -89,6 +101,15 @@ class Settings:
         if self.solver_processes is not None:
             return self.solver_processes
         return min(2, os.cpu_count() or 1)
+
+
+def _seconds(text: str | None) -> float | None:
+    """A positive number of seconds, or None for anything else."""
+    try:
+        value = float(text) if text is not None else None
+    except ValueError:
+        return None
+    return value if value is not None and 0 < value < float("inf") else None
 
 
 def init_app(app: Flask, settings: Settings) -> None:

@@ -519,7 +519,7 @@ def test_a_fresh_instance_gets_the_schema_in_wal_mode(tmp_path, monkeypatch):
     with app.app_context():
         assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.session.execute(text("PRAGMA busy_timeout")).scalar() == 15000
-        assert db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("/fresh/suji.sqlite3")  # in the instance folder
 
 

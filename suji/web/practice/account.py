@@ -1,0 +1,172 @@
+"""A pupil's own data: the sign-in code, signing in on another device, the download, deleting it all, retention.
+
+What is kept (the README and the "My data" page say the same): a profile row (a random id, the hash of the
+sign-in code, the learner model's ratings, days in a row, when it was made and last used) and one row per
+answer (the item, the formula in print when it read as dice, the outcome, hints, seconds, times, the rating
+after it). No name, no email, no address. A profile is deleted with all its answers RETENTION days after its
+last answer (SUJI_PRACTICE_RETENTION_DAYS, 365 by default), or at once when the pupil deletes it. What answers
+taught about the items (practice_item_stats) names nobody and stays.
+
+Data flows: the cookie's holder (suji.web.practice.store) → the profile row → the export document or the
+deleted rows; a typed code → suji.learner.signin → the profile it names → a holder for this device.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+
+from flask import request
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+
+from suji.learner.families import FAMILIES
+from suji.learner.mastery import display_rating, levels
+from suji.learner.signin import SigninError, clean_code, code_hash, new_code, printed
+from suji.web.extensions import db
+from suji.web.models import utcnow
+from suji.web.practice import store
+from suji.web.practice.answers import locked_profile
+from suji.web.practice.models import PracticeAnswer, PracticeProfile, PracticeSigninFailure
+from suji.web.practice.store import Holder, keep_holder
+
+EXPORT_FORMAT = 1
+
+
+def code_shown(holder: Holder, profile: PracticeProfile | None) -> str | None:
+    """The sign-in code to show on this device: the cookie's, while it is still the profile's code."""
+    if holder.code and profile is not None and profile.signin_hash == code_hash(holder.code):
+        return printed(holder.code)
+    return None
+
+
+def make_code(holder: Holder) -> Holder:
+    """A new sign-in code for the pupil (the old one stops working); makes the profile if there is none yet."""
+    now = utcnow()
+    for _ in range(5):
+        code = new_code()
+        try:
+            profile = locked_profile(holder.public_id, now)
+            profile.signin_hash = code_hash(code)
+            profile.last_seen_at = now
+            db.session.commit()
+        except IntegrityError:  # the same code as another profile's: 1 in 10¹¹, try another
+            db.session.rollback()
+            continue
+        holder = Holder(holder.public_id, code, holder.pending)
+        keep_holder(holder)
+        return holder
+    raise RuntimeError("no free sign-in code")  # pragma: no cover
+
+
+def _client() -> str:
+    """Who is signing in, for the rate limit: a hash of the address (the address itself is not stored)."""
+    return hashlib.sha256(f"practice-signin:{request.remote_addr}".encode()).hexdigest()
+
+
+def sign_in(text: object, now: datetime | None = None) -> Holder:
+    """The holder for this device of the profile a typed code names, or SigninError (wrong codes are counted
+    per client: after SIGNIN_FAILURES in SIGNIN_WINDOW, every code is refused until the window has passed)."""
+    now = now or utcnow()
+    client = _client()
+    failures = db.session.scalar(
+        select(func.count()).where(
+            PracticeSigninFailure.client == client,
+            PracticeSigninFailure.created_at >= now - store.SIGNIN_WINDOW,
+        )
+    )
+    if (failures or 0) >= store.SIGNIN_FAILURES:
+        raise SigninError("too_many")
+    try:
+        code = clean_code(text)
+        profile = db.session.scalar(
+            select(PracticeProfile).where(PracticeProfile.signin_hash == code_hash(code))
+        )
+        if profile is None:
+            raise SigninError("unknown_code")
+    except SigninError as error:
+        if error.code == "unknown_code":
+            db.session.add(PracticeSigninFailure(client=client, created_at=now))
+            db.session.execute(
+                delete(PracticeSigninFailure).where(
+                    PracticeSigninFailure.created_at < now - store.SIGNIN_WINDOW
+                )
+            )
+            db.session.commit()
+        raise
+    holder = Holder(profile.public_id, code)
+    keep_holder(holder)
+    return holder
+
+
+def delete_everything(holder: Holder) -> int:
+    """Delete the pupil's profile and every answer (the rows, not a mark on them); returns the answers deleted."""
+    profile = store.profile_of(holder)
+    if profile is None:
+        keep_holder(None)
+        return 0
+    gone = db.session.execute(delete(PracticeAnswer).where(PracticeAnswer.profile_id == profile.id)).rowcount
+    db.session.execute(delete(PracticeProfile).where(PracticeProfile.id == profile.id))
+    db.session.commit()
+    keep_holder(None)
+    return gone or 0
+
+
+def export(holder: Holder) -> dict:
+    """Everything kept about the pupil, as one JSON document (what the "Download my data" button gives)."""
+    profile = store.profile_of(holder)
+    if profile is None:
+        return {"format": EXPORT_FORMAT, "profile": None, "answers": []}
+    learner = store.learner_of(profile)
+    kinds = levels(learner, store.references())
+    answers = db.session.scalars(
+        select(PracticeAnswer).where(PracticeAnswer.profile_id == profile.id).order_by(PracticeAnswer.id)
+    )
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": utcnow().isoformat() + "Z",
+        "retention_days": store.retention_days(),
+        "profile": {
+            "created_at": profile.created_at.isoformat() + "Z",
+            "last_answer_at": profile.last_seen_at.isoformat() + "Z",
+            "has_signin_code": profile.signin_hash is not None,
+            "rating": learner.rating.value,
+            "rating_shown": display_rating(learner.rating.value),
+            "answered": learner.answered,
+            "days_in_a_row": store.days_of(profile).current(store.local_day(utcnow())),
+            "longest_days_in_a_row": profile.days_longest,
+            "skills": {
+                f: {
+                    "offset": learner.skill(f).rating.value,
+                    "answered": learner.skill(f).answered,
+                    "made": learner.skill(f).made,
+                    "level": kinds[f],
+                    "review_due": learner.skill(f).due.isoformat() if learner.skill(f).due else None,
+                }
+                for f in FAMILIES
+            },  # fmt: skip
+            "model": json.loads(profile.learner_json),
+        },
+        "answers": [
+            {
+                "answered_at": a.answered_at.isoformat() + "Z",
+                "served_at": a.served_at.isoformat() + "Z",
+                "item": a.item_key,
+                "mode": a.mode,
+                "level": a.level,
+                "goal_score": a.goal,
+                "formula": a.formula,
+                "made_goal": a.made_goal,
+                "gave_up": a.gave_up,
+                "score": a.score,
+                "outcome": a.outcome,
+                "hints_used": a.hints_used,
+                "seconds": a.seconds,
+                "mistake": a.error_code,
+                "predicted_success": a.predicted,
+                "rating_after": a.rating_after,
+            }  # fmt: skip
+            for a in answers
+        ],
+    }

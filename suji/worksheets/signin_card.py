@@ -1,0 +1,96 @@
+"""A printable sign-in card: a pupil's practice code in large type with a QR code of the sign-in address.
+
+An A4 page (or US letter) with one card of Japanese business-card size (91 × 55 mm) in its top left corner,
+a dashed line to cut along, and the same card's words once more below it in plain sentences for the grown-up
+who prints it. The card names nobody: it carries the code, the address and what to do with them.
+
+Data flows: (code, address, language) → ReportLab canvas: the texts in the sheet's fonts (suji.worksheets.pdf
+draws Japanese with IPAGothic when Debian's font is there), the QR code as squares from segno's matrix, so no
+image file and nothing from another host → PDF bytes.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from suji.core.i18n import N_, translate
+from suji.worksheets.pdf import INK, draw_text, fit_text
+
+CARD_WIDTH, CARD_HEIGHT = 91 * mm, 55 * mm
+MARGIN = 15 * mm
+QR_SIZE = 30 * mm
+PAPERS = {"a4": A4, "letter": LETTER}
+
+TEXT = {
+    "title": N_("My practice card"),
+    "code": N_("Sign-in code"),
+    "how": N_("On another device, open this address or scan the square, then type the code."),
+    "keep": N_("Keep this card safe: anyone with the code can see your practice."),
+    "grown_up": N_(
+        "For the grown-up who printed this: the card lets the pupil carry on their practice on another "
+        "device. It holds no name. A new code can be made on the “My data” page, which also downloads or "
+        "deletes everything kept."
+    ),
+}
+
+
+def _qr(c: Canvas, address: str, x: float, y: float, size: float) -> None:
+    """The QR code of `address` with its lower left corner at (x, y), `size` wide, drawn as dark squares."""
+    import segno
+
+    matrix = [list(row) for row in segno.make(address, error="m").matrix]
+    cells = len(matrix) + 4  # a quiet zone of two modules each side
+    cell = size / cells
+    c.saveState()
+    c.setFillColorRGB(0, 0, 0)
+    for r, row in enumerate(matrix):
+        for k, dark in enumerate(row):
+            if dark:
+                c.rect(x + (k + 2) * cell, y + size - (r + 3) * cell, cell, cell, stroke=0, fill=1)
+    c.restoreState()
+
+
+def signin_card_pdf(code: str, address: str, lang: str, paper: str = "a4") -> bytes:
+    """The card of a printed code (KM47-TQXA) and the sign-in address its QR code opens, in `lang`."""
+    width, height = PAPERS.get(paper, A4)
+    out = io.BytesIO()
+    c = Canvas(out, pagesize=(width, height), pageCompression=1)
+    c.setTitle(translate(TEXT["title"], lang))
+    c.setAuthor("suji")
+    left, top = MARGIN, height - MARGIN
+    bottom = top - CARD_HEIGHT
+    c.setStrokeColorRGB(0.5, 0.5, 0.5)
+    c.setDash(3, 3)
+    c.roundRect(left, bottom, CARD_WIDTH, CARD_HEIGHT, 3 * mm, stroke=1, fill=0)
+    c.setDash()
+    c.setFillColorRGB(*INK)
+    inner = CARD_WIDTH - QR_SIZE - 12 * mm
+    draw_text(c, left + 5 * mm, top - 9 * mm, translate(TEXT["title"], lang), 12, bold=True)
+    draw_text(c, left + 5 * mm, top - 17 * mm, translate(TEXT["code"], lang), 8)
+    size, _ = fit_text(code, 22, 14, inner, bold=True)
+    draw_text(c, left + 5 * mm, top - 27 * mm, code, size, bold=True)
+    size, lines = fit_text(address, 7, 5.5, inner)
+    y = top - 34 * mm
+    for line in lines[:2]:
+        draw_text(c, left + 5 * mm, y, line, size)
+        y -= size * 1.3
+    size, lines = fit_text(translate(TEXT["how"], lang), 7, 6, inner)
+    y -= 1.5 * mm
+    for line in lines[:3]:
+        draw_text(c, left + 5 * mm, y, line, size)
+        y -= size * 1.3
+    _qr(c, address, left + CARD_WIDTH - QR_SIZE - 4 * mm, bottom + (CARD_HEIGHT - QR_SIZE) / 2, QR_SIZE)
+    size, lines = fit_text(translate(TEXT["keep"], lang), 7, 6, CARD_WIDTH - 10 * mm)
+    draw_text(c, left + 5 * mm, bottom + 4 * mm, lines[0], size)
+    y = bottom - 12 * mm
+    size, lines = fit_text(translate(TEXT["grown_up"], lang), 10, 10, width - 2 * MARGIN)
+    for line in lines:
+        draw_text(c, left, y, line, size)
+        y -= size * 1.4
+    c.showPage()
+    c.save()
+    return out.getvalue()
