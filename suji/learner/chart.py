@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 16, 40
+WIDTH, HEIGHT = 420, 230
+LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 34
 LINE = "#1b3a5c"
 GRID = "#d5dbe3"
 TEXT = "#333333"
@@ -74,7 +74,7 @@ def rating_chart(points: Sequence[Point], title: str, desc: str, day_label: call
             f'<line x1="{LEFT}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" stroke="{GRID}" stroke-width="1"/>'
         )
         parts.append(
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="13" font-family="sans-serif" '
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="14" font-family="sans-serif" '
             f'fill="{TEXT}">{value}</text>'
         )
         value += step
@@ -86,9 +86,9 @@ def rating_chart(points: Sequence[Point], title: str, desc: str, day_label: call
             parts.append(
                 f'<line x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{HEIGHT - BOTTOM + 4}" stroke="{GRID}" stroke-width="1"/>'
             )
-            if x - last_x >= 60:
+            if x - last_x >= 44:
                 parts.append(
-                    f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 20}" text-anchor="middle" font-size="13" '
+                    f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 20}" text-anchor="middle" font-size="14" '
                     f'font-family="sans-serif" fill="{TEXT}">{esc(day_label(p.day))}</text>'
                 )
                 last_x = x

@@ -39,12 +39,12 @@ FAMILY_INDEX = {family: i for i, family in enumerate(FAMILIES)}
 
 # What a page calls each family (English msgids; the Japanese is in translations/).
 FAMILY_NAMES = {
-    PLUS_MINUS: N_("+ and −"),
-    TIMES_FAMILY: N_("×"),
-    DIVIDE_FAMILY: N_("÷"),
+    PLUS_MINUS: N_("+ and − (adding and taking away)"),
+    TIMES_FAMILY: N_("× (times)"),
+    DIVIDE_FAMILY: N_("÷ (dividing)"),
     CONSTANTS: N_("×10 ×11 ×12"),
-    SQUARE_FAMILY: N_("²"),
-    ROOT_FAMILY: N_("√"),
+    SQUARE_FAMILY: N_("² (squaring)"),
+    ROOT_FAMILY: N_("√ (square root)"),
     JOINED: N_("Joining digits (2 and 6 make 26)"),
     SIX_AS_NINE: N_("Reading a 6 as 9"),
     FOUR_DICE: N_("Using four number dice"),

@@ -45,7 +45,7 @@ CHANGE_TEXT = {
     "level_up": N_("%(family)s is now %(level)s."),
     "level_down": N_("%(family)s is back to %(level)s. Keep practising and it will come back."),
     "rating_up": N_("Your rating went up by %(points)s."),
-    "rating_down": N_("Your rating went down by %(points)s."),
+    "rating_down": N_("Your rating went down by %(points)s. The next problems will be a little easier."),
     "rating_same": N_("Your rating stayed the same."),
 }
 

@@ -6,7 +6,8 @@ formulas (all of them: the truth of the roll) that reach the goal within its rea
 chance insight^(c(f)/4), where c(f) counts its number dice and its operators (+ − ½, × and ×10–12 1, ² 1½,
 ÷ and √ 2): a long formula with hard operators is seen less often. It finds a formula when it sees at least one
 of the eight it is likeliest to see, and answers it unless it slips. A pupil who takes hints asks for two when
-stuck, which gives it a second look with twice the insight and halves the outcome (two quarters).
+stuck, which gives it a second look, a third of the way from its insight to certainty, and halves the outcome
+(two quarters).
 
 `run` lets the pupils take turns answering `items` items each through `suji.learner.selection.choose` and
 `suji.learner.model.update`, on one shared set of item ratings, 20 answers a simulated day (so spaced reviews
@@ -31,6 +32,8 @@ from suji.learner.families import (
     CONSTANTS,
     DIVIDE_FAMILY,
     FAMILIES,
+    FIVE_DICE,
+    FOUR_DICE,
     JOINED,
     PLUS_MINUS,
     ROOT_FAMILY,
@@ -73,7 +76,7 @@ class Pupil:
         used = families_of(faces)
         return (
             number_dice_used(faces) <= self.max_dice
-            and (used - {SIX_AS_NINE}) <= self.families
+            and (used - {SIX_AS_NINE, FOUR_DICE, FIVE_DICE}) <= self.families
             and (self.reads_nine or SIX_AS_NINE not in used)
         )
 
@@ -104,7 +107,7 @@ class Pupil:
         hints = 0
         if not found and self.takes_hints and ways:
             hints = 2
-            found = rng.random() < self.finds(ways, min(1.0, 2 * self.insight))
+            found = rng.random() < self.finds(ways, self.insight + (1.0 - self.insight) / 3)
         if not found:
             return None, hints
         if rng.random() < self.slip:
@@ -162,8 +165,8 @@ def standard_pupils(count: int, seed: int | str = "pupils") -> list[Pupil]:
                 families=families,
                 max_dice=rng.choice((3, 4, 4, 5, 5)),
                 reads_nine=rng.random() < 0.6,
-                insight=round(rng.uniform(0.25, 0.9), 2),
-                slip=round(rng.uniform(0.02, 0.1), 2),
+                insight=round(rng.uniform(0.25, 0.85), 2),
+                slip=round(rng.uniform(0.04, 0.12), 2),
                 takes_hints=rng.random() < 0.3,
             )
         )
