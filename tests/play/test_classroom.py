@@ -222,7 +222,7 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     # not finished: no score yet; and a formula is no spreadsheet formula either
     assert rows[2][9:15] == ["", "10", "1", "0", translate("no", "ja"), "'-1+2"]
     assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "", "10", "", "", "", ""]
-    assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best possible")
+    assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best score")
 
 
 def test_csv_tells_a_skip_from_a_miss():

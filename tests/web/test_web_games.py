@@ -165,7 +165,7 @@ def test_a_replayed_request_changes_nothing(app, client):
     ]
     html = post(client, f"/games/{game_id}/reroll", form, lang="ja")
     assert flashes(html) == [
-        "それはもうおわっています（ページが2回おくられたのかもしれません）。いまのゲームをみせます。"
+        "それはもう終わっています（ページが2回送られたのかもしれません）。いまのゲームを見せます。"
     ]
 
 
@@ -499,10 +499,10 @@ def test_forms_need_the_csrf_token(csrf_client):
 
 def test_pages_are_in_japanese(client):
     html = page(client, "/games/", "ja")
-    assert "今日のもんだい" in html and "ひとりで" in html
+    assert "今日の問題" in html and "ひとりで" in html
     game_id = start_solo(client)
     html = page(client, f"/games/{game_id}", "ja")
-    assert "ふりなおす" in html and "あきらめる" in html and "こたえる" in html
+    assert "ふりなおす" in html and "あきらめる" in html and "答える" in html
 
 
 # ---- the database ----

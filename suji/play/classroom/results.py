@@ -46,7 +46,7 @@ OTHER_MISTAKE = N_("Another mistake")
 TEXTS = {
     "nickname": N_("Name"),
     "total": N_("Total"),
-    "best_total": N_("Best possible"),
+    "best_total": N_("Best score"),
     "problem_score": N_("Problem %(number)s score"),
     "problem_best": N_("Problem %(number)s best possible"),
     "problem_attempts": N_("Problem %(number)s attempts"),
