@@ -26,7 +26,7 @@ new pupil too slowly here, where a pupil should be served at their level after 1
 were tuned with the simulation (suji.learner.simulate) and the API checker of the tests.
 
 The graded outcome S (`outcome`): the goal made without hints is 1; each hint takes a quarter, as class mode
-prices a hint at a quarter of the problem's best score (suji.worksheets.classroom.hint_price), so four hints
+prices a hint at a quarter of the problem's best score (suji.play.classroom.grading.hint_price), so four hints
 leave 0; giving up, a wrong formula or a target below the goal's points is 0. Time is recorded but by default
 does not change S: for children speed pressure does more harm than the information is worth. With a time limit
 d (`time_limit`), Math Garden's high-speed-high-stakes idea applies as a weight: the update is multiplied by

@@ -1,7 +1,7 @@
 """Sign-in codes: how a pupil carries a practice profile to another device without a name or an email.
 
 A code is SIGNIN_LENGTH characters of class mode's alphabet, which has no look-alikes (no 0/O, 1/I/L, 2/Z,
-5/S, 8/B: suji.worksheets.classroom.CODE_ALPHABET), printed in two groups of four (``KM47-TQXA``): 25⁸ ≈ 1.5·10¹¹
+5/S, 8/B: suji.play.classroom.codes.CODE_ALPHABET), printed in two groups of four (``KM47-TQXA``): 25⁸ ≈ 1.5·10¹¹
 codes, and a client that types wrong codes is made to wait (suji.web.practice). Only the code's SHA-256 is
 stored with the profile; the code itself lives on the pupil's card and in the devices' signed cookies.
 
@@ -13,18 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import unicodedata
 
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
-from suji.worksheets.classroom import CODE_ALPHABET
+from suji.play.classroom.codes import CODE_ALPHABET, typed_code
 
 SIGNIN_LENGTH = 8
-MAX_INPUT = 40
-_INPUT = str.maketrans(
-    "０１２３４５６７８９ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ",
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-)
 
 MESSAGES = {
     "no_code": N_("Type the code from your card."),
@@ -54,8 +48,7 @@ def printed(code: str) -> str:
 
 def clean_code(text: object) -> str:
     """A code as typed (any case, full-width, spaces or dashes) in its stored form, or SigninError."""
-    raw = unicodedata.normalize("NFKC", str(text or "")[:MAX_INPUT]).translate(_INPUT)
-    code = "".join(ch for ch in raw.upper() if ch not in " -_\u3000ー")
+    code = typed_code(text)
     if not code:
         raise SigninError("no_code")
     if len(code) != SIGNIN_LENGTH or not code.isascii() or not code.isalnum():

@@ -97,11 +97,11 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     shot(page, "drill-typed-360-ja")
 
     page.locator("#check").click()
-    expect(page.locator("#verdict-h")).to_contain_text("お題の数ができた")
+    expect(page.locator("#verdict-h")).to_contain_text("お題の数ができました")
     assert page.url.endswith("/drill/1/result")  # a page of its own: reload and back send nothing again
     page.reload()
-    expect(page.locator(".streak")).to_have_text("連続正解: 1")
-    expect(page.locator(".streak")).to_have_text("連続正解: 1")
+    expect(page.locator(".streak")).to_have_text("連続正解：1")
+    expect(page.locator(".streak")).to_have_text("連続正解：1")
     expect(page.locator(".score-line")).to_contain_text("記号の点1 × 数字ダイス4個 = 4点")
     shot(page, "result-360-ja")
 

@@ -71,7 +71,7 @@ def test_wrong_answer_gives_a_hint_then_the_answer_on_request(server, browser):
     step.locator("button.primary").click()
     verdict = page.locator("#verdict-cheating")
     expect(verdict).to_have_class("verdict wrong")
-    expect(verdict).to_contain_text("ちがうよ")
+    expect(verdict).to_contain_text("ちがいます")
     expect(verdict.locator(".hint")).to_contain_text("ヒント")
     expect(verdict.locator(".explanation")).to_have_count(0)
     shot(page, "lesson-silence-wrong-hint-360-ja")

@@ -54,7 +54,7 @@ def test_make_a_sheet_from_the_form_and_print_it(server, browser):
     expect(page.locator(".ws-problem")).to_have_count(10)
     expect(page.locator(".ws-toolbar")).to_be_visible()
     assert page.locator("h1").first.inner_text() == "4年2組 すうじであそぼ"
-    assert f"シード番号: {seed}" in page.locator(".ws-seed").first.inner_text()
+    assert f"プリント番号：{seed}" in page.locator(".ws-seed").first.inner_text()
     # Dice are drawn: squares with rounded corners, the face in the middle of the die.
     die = page.locator(".ws-problem").first.locator("svg.ws-die").first
     box = die.bounding_box()
@@ -73,7 +73,7 @@ def test_make_a_sheet_from_the_form_and_print_it(server, browser):
     pdf = pypdf.PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
     texts = ["".join(p.extract_text().split()) for p in pdf.pages]
     assert len(texts) == 3, [t[:60] for t in texts]
-    assert "A版" in texts[0] and "B版" in texts[1] and "答え" in texts[2]
+    assert "プリントA" in texts[0] and "プリントB" in texts[1] and "解答" in texts[2]
     assert float(pdf.pages[0].mediabox.width) == pytest.approx(595.3, abs=1)  # A4
     assert errors == []
 
@@ -140,7 +140,7 @@ def test_mixed_sheet_with_a_long_title_in_the_print_view(server, browser):
     pdf = pypdf.PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
     (SHOTS / "worksheets-print-mixed-ja.pdf").write_bytes(page.pdf(prefer_css_page_size=True))
     texts = ["".join(p.extract_text().split()) for p in pdf.pages]
-    assert len(texts) == 3 and "レベルミックス" in texts[0] and "レベル" in texts[2]
+    assert len(texts) == 3 and "ミックス：問題のレベル" in texts[0] and "レベル" in texts[2]
     assert errors == []
 
 

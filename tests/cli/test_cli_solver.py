@@ -29,7 +29,7 @@ def test_solve_json(capsys):
 def test_solve_text_in_japanese(capsys):
     assert main(["solve", *DICE, "--lang", "ja"]) == 0
     out = capsys.readouterr().out
-    assert "449: 作れません" in out and "いちばん高い得点" in out
+    assert "449：作れません" in out and "最高得点" in out
 
 
 def test_solve_batch_one_line_per_roll_in_order(tmp_path, capsys):

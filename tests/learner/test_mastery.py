@@ -23,7 +23,7 @@ from suji.learner.mastery import (
 )
 from suji.learner.model import Learner, Rating, Skill
 from suji.learner.signin import SigninError, clean_code, code_hash, new_code, printed
-from suji.worksheets.classroom import CODE_ALPHABET
+from suji.play.classroom.codes import CODE_ALPHABET
 
 
 def skill(answered: int, made: int, recent: tuple = ()) -> Skill:

@@ -111,7 +111,7 @@ def test_a_decimal_comma_answer_is_checked_as_its_value():
 
 def test_wrong_answer_message_is_neutral_in_japanese():
     wrong = check_answer(STEP, "1/5", "ja").message
-    assert "おしい" not in wrong and "ちがうよ" in wrong and "1/5" in wrong
+    assert "おしい" not in wrong and "ちがいます" in wrong and "1/5" in wrong
     assert check_answer(STEP, "0.1667", "ja").result == CLOSE  # "close" stays its own verdict
     assert "explanation" not in check_answer(STEP, "1/5", "en").message
 

@@ -303,7 +303,7 @@ def test_check_page_shows_the_best_possible_score(client, monkeypatch):
         follow_redirects=True,
     )
     html = response.get_data(as_text=True)
-    assert "いちばん高い得点" in html and "最高得点: 35点" in html
+    assert "いちばん高い得点" in html and "いちばん高い得点：35点" in html
 
 
 @pytest.mark.slow

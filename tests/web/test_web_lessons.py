@@ -189,7 +189,7 @@ def test_suji_lesson_is_listed_and_shows_the_stored_estimates(client):
     assert 'href="/lessons/suji"' in html and "Sūji de Asobo in numbers" in html
     assert "needs the solver" not in html
     for headers, title, words in ((EN, "Sūji de Asobo in numbers", "estimates from seeded random rolls"),
-                                  (JA, "数字で見る すうじであそぼ", "推定値")):  # fmt: skip
+                                  (JA, "数字で見る「すうじであそぼ」", "推定値")):  # fmt: skip
         html = client.get("/lessons/suji", headers=headers).get_data(as_text=True)
         assert title in html and words in html
         assert html.count('class="answer-form"') in range(4, 7)
@@ -221,7 +221,7 @@ def test_suji_answer_read_from_the_simulation_accepts_a_range(client):
     html = client.post(
         "/lessons/suji/step/reach", data={"answer": pct[:-1]}, headers=JA, follow_redirects=True
     ).get_data(as_text=True)
-    assert 'class="verdict close"' in html and "% の記号" in html
+    assert 'class="verdict close"' in html and "%の記号" in html
 
 
 def test_suji_experiments_use_the_students_n_up_to_the_stored_rolls(client):
@@ -253,7 +253,7 @@ def test_a_wrong_answer_gets_a_hint_not_the_explanation(client):
     html = client.post(
         "/lessons/nine-am/step/called", data={"answer": "1/5"}, headers=JA, follow_redirects=True
     ).get_data(as_text=True)
-    assert "ちがうよ" in html and "おしい" not in html and "答えを見る" in html
+    assert "ちがいます" in html and "おしい" not in html and "答えを見る" in html
 
 
 def test_a_right_answer_shows_the_explanation(client):
@@ -387,7 +387,7 @@ def test_every_answer_keeps_its_own_verdict_and_text(client):
 def test_kept_answers_are_checked_again_in_the_pages_language(client):
     client.post("/lessons/silence/step/cheating", data={"answer": "1/2"}, headers=EN)
     assert "Not quite: you wrote 1/2" in client.get("/lessons/silence", headers=EN).get_data(as_text=True)
-    assert "ちがうよ" in client.get("/lessons/silence", headers=JA).get_data(as_text=True)
+    assert "ちがいます" in client.get("/lessons/silence", headers=JA).get_data(as_text=True)
 
 
 def test_an_answer_fetched_as_json_gets_that_question_drawn_again(client):

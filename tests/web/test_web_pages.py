@@ -93,14 +93,14 @@ def test_check_made_target_counts_the_streak(client, fixed_roll):
     )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "お題の数ができた" in html and "446" in html
+    assert "お題の数ができました" in html and "446" in html
     assert "記号の点6 × 数字ダイス4個 = 24点" in html
-    assert "連続正解: 1" in html
+    assert "連続正解：1" in html
     # Checking the same roll again does not count twice.
     html = client.post(
         "/drill/1/check", follow_redirects=True, data={"formula": "21^2+4+1", "roll": roll_token}
     ).get_data(as_text=True)
-    assert "連続正解: 1" in html
+    assert "連続正解：1" in html
     # A new roll after a made target keeps the streak.
     client.post("/drill/1/new")
     html = client.get("/drill/1", headers=EN).get_data(as_text=True)
@@ -202,7 +202,7 @@ def test_static_files(client, path):
 
 def test_home_leads_to_every_area(client):
     html = client.get("/", headers=JA).get_data(as_text=True)
-    assert "ほかのあそび方" in html
+    assert "ほかの遊び方" in html
     assert 'href="/drill/1"' in html
     for href in ('href="/games/"', 'href="/worksheets/"', 'href="/lessons/"'):
         assert html.count(href) >= 2, href  # in the menu and on the page itself
@@ -219,6 +219,6 @@ def test_a_drill_result_is_a_page_of_its_own(client, fixed_roll):
     switched = client.post("/language", data={"lang": "ja", "next": "/drill/1/result"})
     assert switched.headers["Location"] == "/drill/1/result"
     html = client.get("/drill/1/result").get_data(as_text=True)
-    assert "お題の数ができた" in html and "連続正解: 1" in html
+    assert "お題の数ができました" in html and "連続正解：1" in html
     # Another level has no result yet: its result page sends the student to the drill.
     assert client.get("/drill/2/result").status_code == 303

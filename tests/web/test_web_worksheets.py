@@ -113,7 +113,7 @@ def test_a_full_url_shows_the_links_and_keeps_the_values(client):
         ("count=0", "from 1 to 40", "1から40"),
         ("count=abc", "from 1 to 40", "1から40"),
         ("versions=9", "from 1 to 6", "1から6"),
-        ("level=5", "1, 2, 3 or mixed", "1、2、3、mixed"),
+        ("level=5", "1, 2, 3 or mixed", "1、2、3、ミックス（mixed）"),
         ("paper=b5", "A4 or Letter", "A4かレター"),
         ("lang=de", "Japanese or English", "日本語か英語"),
         ("seed=" + "x" * 41, "at most 40 characters", "40文字以内"),
@@ -123,7 +123,7 @@ def test_a_full_url_shows_the_links_and_keeps_the_values(client):
         (
             "title=Quiz%F0%9F%98%80",
             "cannot print “😀” in the title",
-            "タイトルの「😀」は PDF に印刷できません",
+            "タイトルの「😀」はPDFに印刷できません",
         ),
     ],
 )
@@ -143,12 +143,12 @@ def test_bad_settings_reshow_the_form_with_a_message(client, query, message_en, 
     ("query", "fields", "message_en", "message_ja"),
     [
         ("count=0", ["count"], "The number of problems must be a whole number from 1 to 40.", "1から40"),
-        ("level=mix", ["level"], "The level must be 1, 2, 3 or mixed.", "1、2、3、mixed"),
+        ("level=mix", ["level"], "The level must be 1, 2, 3 or mixed.", "1、2、3、ミックス（mixed）"),
         ("title=%F0%9F%8C%B8", ["title"], "The PDF cannot print “🌸” in the title. Please use other characters.",
-         "タイトルの「🌸」は PDF に印刷できません"),
+         "タイトルの「🌸」はPDFに印刷できません"),
         ("count=99&paper=b5", ["count", "paper"],
          "The number of problems must be a whole number from 1 to 40. The paper must be A4 or Letter.",
-         "40までの整数にしてください。用紙は A4かレターにしてください。"),
+         "40までの整数にしてください。用紙はA4かレターにしてください。"),
     ],
 )  # fmt: skip
 def test_bad_settings_of_the_json_are_a_json_error(client, query, fields, message_en, message_ja):
@@ -169,7 +169,7 @@ def test_the_json_error_follows_the_language_cookie(client):
 
 def test_mixed_level_on_the_form_and_in_the_sheet(client):
     form = get(client, "/worksheets/", "ja").get_data(as_text=True)
-    assert '<input type="radio" name="level" value="mixed"> ミックス: レベル1・2・3を1枚に</label>' in form
+    assert '<input type="radio" name="level" value="mixed"> ミックス：レベル1・2・3を1枚に</label>' in form
     assert '<input type="radio" name="level" value="1" checked>' in form
     query = "count=6&level=mixed&seed=mx&lang=ja&paper=a4&versions=1&targets=list&title=&name=yes&key=yes"
     ready = get(client, f"/worksheets/?{query}", "ja").get_data(as_text=True)
@@ -177,7 +177,7 @@ def test_mixed_level_on_the_form_and_in_the_sheet(client):
     assert "/worksheets/print?count=6&amp;level=mixed" in ready
     ws = build_worksheet(Settings(count=6, level="mixed", seed="mx", lang="ja"))
     html = get(client, f"/worksheets/print?{query}").get_data(as_text=True)
-    assert "レベルミックス" in html
+    assert "ミックス：問題のレベル" in html
     assert re.findall(r'class="ws-problem-level">レベル(\d)<', html) == [
         str(p.level) for p in ws.versions[0].problems
     ]
@@ -216,7 +216,7 @@ def test_print_view(client):
 def test_print_view_in_japanese_without_key_and_name_line(client):
     html = get(client, "/worksheets/print?count=2&seed=j&lang=ja&key=no&name=no", "en").get_data(as_text=True)
     assert '<html lang="ja">' in html
-    assert "すうじであそぼ 練習プリント" in html
+    assert "「すうじであそぼ」練習プリント" in html
     assert "ws-key" not in html and "ws-name-line" not in html
     assert "印刷する" in html
 

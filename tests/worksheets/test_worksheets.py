@@ -116,7 +116,7 @@ def test_error_messages_name_the_limits():
 def test_the_level_message_offers_mixed():
     _, errors = parse_settings({"level": "4"})
     assert errors[0].message("en") == "The level must be 1, 2, 3 or mixed."
-    assert "1、2、3、mixed（ミックス）" in errors[0].message("ja")
+    assert "1、2、3、ミックス（mixed）" in errors[0].message("ja")
 
 
 @pytest.mark.parametrize(
@@ -140,7 +140,7 @@ def test_characters_the_pdf_cannot_draw_are_refused_by_name(params, field, shown
         errors[0].message("en")
         == f"The PDF cannot print {shown_en} in the {field}. Please use other characters."
     )
-    assert shown_ja in errors[0].message("ja") and "PDF に印刷できません" in errors[0].message("ja")
+    assert shown_ja in errors[0].message("ja") and "PDFに印刷できません" in errors[0].message("ja")
 
 
 @pytest.mark.parametrize(
@@ -214,7 +214,7 @@ def _encodes_cp1252(char: str) -> bool:
 
 def test_every_sheet_text_is_translated():
     ja, en = sheet_texts("ja"), sheet_texts("en")
-    assert ja["name"] == "なまえ" and ja["date"] == "日付" and ja["answer_key"] == "答え"
+    assert ja["name"] == "名前" and ja["date"] == "日付" and ja["answer_key"] == "解答（先生用）"
     for key in worksheets.SHEET_TEXTS:
         assert ja[key] != en[key], key
 
@@ -311,9 +311,9 @@ def test_pdf_text_has_the_japanese_title_and_every_problem():
     ws = build_worksheet(Settings(count=7, level=3, seed="pdf", versions=2, lang="ja"))
     pages = pdf_pages(worksheet_pdf(ws))
     text = squeeze("".join(pages))
-    assert "すうじであそぼ練習プリント" in squeeze(pages[0])
-    assert "なまえ" in pages[0] and "日付" in pages[0]
-    assert "シード番号:pdf" in squeeze(pages[0])
+    assert "「すうじであそぼ」練習プリント" in squeeze(pages[0])
+    assert "名前" in pages[0] and "日付" in pages[0]
+    assert "プリント番号：pdf" in squeeze(pages[0])
     for version in ws.versions:
         for p in version.problems:
             numbers = "".join(map(str, p.roll.number_dice))
@@ -357,8 +357,8 @@ def test_pdf_of_a_mixed_sheet_shows_each_problem_level_and_a_level_column_in_the
     pages = pdf_pages(worksheet_pdf(ws))
     assert len(pages) == 2
     sheet, key = squeeze(pages[0]), squeeze(pages[1])
-    assert "レベルミックス" in sheet
-    assert all(f"レベル{n}:" in sheet for n in (1, 2, 3))  # what each level allows
+    assert "ミックス：問題のレベル" in sheet
+    assert all(f"レベル{n}：" in sheet for n in (1, 2, 3))  # what each level allows
     problems = ws.versions[0].problems
     for p in problems:
         numbers = "".join(map(str, p.roll.number_dice))
@@ -516,7 +516,7 @@ def test_without_the_font_file_the_pdf_falls_back_to_the_cid_font(monkeypatch):
     data = worksheet_pdf(build_worksheet(Settings(count=2, seed="cid", lang="ja", key=False)))
     fonts = _pdf_fonts(data)
     assert "HeiseiKakuGo-W5" in fonts and not any("IPAGothic" in name for name in fonts)
-    assert "すうじであそぼ練習プリント" in squeeze(pdf_pages(data)[0])
+    assert "「すうじであそぼ」練習プリント" in squeeze(pdf_pages(data)[0])
 
 
 def _pdf_fonts(data: bytes) -> dict[str, bool]:
@@ -632,7 +632,7 @@ def test_cli_mixed_level(tmp_path, capsys):
         main(["worksheet", "--count", "2", "--level", "mixed", "--seed", "m", "--lang", "ja", "-o", str(pdf)])
         == 0
     )
-    assert "レベルミックス" in squeeze(pdf_pages(pdf.read_bytes())[0])
+    assert "ミックス：問題のレベル" in squeeze(pdf_pages(pdf.read_bytes())[0])
 
 
 def test_cli_bad_settings_exit_2_with_a_message(capsys):
