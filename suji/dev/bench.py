@@ -384,6 +384,7 @@ def goals(rows: Sequence[Timing]) -> list[str]:
             line(f"{row.name}: slowest ≤ {ROUTE_GOAL_MS:g} ms", max(row.seconds) * 1000 <= ROUTE_GOAL_MS)
         if row.key == "lookup":
             line(f"one lookup median ≤ {LOOKUP_GOAL_MS:g} ms", row.median_ms <= LOOKUP_GOAL_MS)
+    lines.extend(bench_practice.goal_lines(list(rows)))
     keyed = {row.key: row for row in rows if row.key}
     if "advise_table" in keyed and "advise_live" in keyed:
         ratio = keyed["advise_live"].median_ms / keyed["advise_table"].median_ms
@@ -431,3 +432,6 @@ def main(args: argparse.Namespace) -> int:
     for line in goals(rows):
         print(line)
     return 0
+
+
+from suji.dev import bench_practice  # noqa: E402  - registers "practice" (the learner model, issue 22)

@@ -153,6 +153,10 @@ class Bank:
     def __len__(self) -> int:
         return len(self.items)
 
+    @property
+    def roll_count(self) -> int:
+        return int(self.roll_index.max()) + 1 if len(self.roll_index) else 0
+
     def get(self, key: str) -> Item | None:
         i = self.index.get(key)
         return self.items[i] if i is not None else None

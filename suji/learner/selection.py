@@ -132,9 +132,11 @@ def choose(
         i = bank.index.get(key)
         if i is not None:
             allowed[i] = False
-    rolls = {bank.roll_index[i] for key in recent[:RECENT_ROLLS] if (i := bank.index.get(key)) is not None}
+    rolls = [bank.roll_index[i] for key in recent[:RECENT_ROLLS] if (i := bank.index.get(key)) is not None]
     if rolls:
-        allowed &= ~np.isin(bank.roll_index, list(rolls))
+        seen = np.zeros(bank.roll_count, dtype=bool)
+        seen[rolls] = True
+        allowed &= ~seen[bank.roll_index]
     mode, family = ADAPTIVE, None
     if since_review >= REVIEW_GAP:
         family = due_family(learner, today, references)

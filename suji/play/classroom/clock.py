@@ -86,7 +86,9 @@ def pause(clock: Clock, now: datetime) -> Clock:
 
 def more_time(clock: Clock, now: datetime, minutes: int = EXTRA_MINUTES) -> Clock:
     """`minutes` more before the time limit, while the class runs or is paused; not once the time is up."""
-    if clock.ends_at is not None and (clock.status == PAUSED or (clock.status == RUNNING and not time_up(clock, now))):
+    if clock.ends_at is not None and (
+        clock.status == PAUSED or (clock.status == RUNNING and not time_up(clock, now))
+    ):
         return replace(clock, ends_at=clock.ends_at + timedelta(minutes=minutes))
     return clock
 

@@ -274,7 +274,9 @@ def next_problem(cls: ClassSession, me: ClassStudent) -> Response:
 @pupil_required(json=True)
 def state_json(cls: ClassSession, me: ClassStudent) -> Response:
     """The phase and the time left, for a pupil's page to reload when the teacher starts, pauses or ends."""
-    return jsonify({"phase": store.phase(cls), "seconds_left": store.seconds_left(cls), "position": me.position})
+    return jsonify(
+        {"phase": store.phase(cls), "seconds_left": store.seconds_left(cls), "position": me.position}
+    )
 
 
 @bp.post("/api/class/<code>/hint")
@@ -293,7 +295,9 @@ def hint(cls: ClassSession, me: ClassStudent) -> Response:
     problem = problems[me.position]
     row = store.answer_row(cls, me, me.position)
     try:
-        after, shown = core.take_hint(problem, store.progress_of(row), store.settings_of(cls), data.get("step", 0))
+        after, shown = core.take_hint(
+            problem, store.progress_of(row), store.settings_of(cls), data.get("step", 0)
+        )
     except ClassError as error:
         db.session.rollback()
         return json_error(error)

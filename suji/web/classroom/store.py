@@ -151,7 +151,9 @@ def store_progress(row: ClassAnswer, progress: Progress) -> None:
 
 def answers_of(me: ClassStudent) -> dict[int, ClassAnswer]:
     """The pupil's rows by problem index."""
-    return {a.problem: a for a in db.session.scalars(select(ClassAnswer).where(ClassAnswer.student_id == me.id))}
+    return {
+        a.problem: a for a in db.session.scalars(select(ClassAnswer).where(ClassAnswer.student_id == me.id))
+    }
 
 
 # ---- the whole class ----

@@ -46,9 +46,13 @@ from suji.web.extensions import db
 from suji.web.models import token_hash, utcnow
 from suji.web.settings import local_zone
 
-NEW_LINK_KEY = "class_new_link"  # the private link, shown once on the dashboard right after the session is made
+NEW_LINK_KEY = (
+    "class_new_link"  # the private link, shown once on the dashboard right after the session is made
+)
 POLL_MS = 1500  # the dashboard asks for new results this often
-MAX_LISTED = 20  # the sessions listed on the new-class page: at most this many of the newest this browser holds
+MAX_LISTED = (
+    20  # the sessions listed on the new-class page: at most this many of the newest this browser holds
+)
 
 MIXED_LEVELS = lazy_gettext("Mixed: each problem has its own level")
 STALE = lazy_gettext(
@@ -244,7 +248,11 @@ def release(cls: ClassSession) -> Response:
     student = db.session.scalar(
         select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.name_key == key)
     )
-    if student is not None and store.phase(cls) != ENDED and not student.token_hash.startswith(store.RELEASED):
+    if (
+        student is not None
+        and store.phase(cls) != ENDED
+        and not student.token_hash.startswith(store.RELEASED)
+    ):
         # The start of the old hash stays, so the browser that had the name can be told what happened.
         student.token_hash = store.released_hash(student.token_hash)
         try:

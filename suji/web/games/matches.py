@@ -170,7 +170,10 @@ def _game_action(
     if game.finished:
         return fail(GAME_OVER, page)
     answer = current_answer(game)
-    if int_field(request.form.get("turn")) != answer.id or int_field(request.form.get("step")) != answer.version:
+    if (
+        int_field(request.form.get("turn")) != answer.id
+        or int_field(request.form.get("step")) != answer.version
+    ):
         return fail(STALE, page)
 
     def after(hand: Hand) -> None:

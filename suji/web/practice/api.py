@@ -211,8 +211,9 @@ def api_progress() -> Response:
 
 
 def _current(data: dict) -> tuple[Holder, Pending, Any]:
+    """The problem a hint or "still on track?" is about: its `id` (the page's drill.js sends it as `roll`)."""
     holder = store.read_holder()
-    pending = store.problem_of(holder, data.get("id"))
+    pending = store.problem_of(holder, data.get("id", data.get("roll")))
     return holder, pending, store.bank().get(pending.key)
 
 

@@ -27,6 +27,9 @@ class PracticeProfile(db.Model):  # type: ignore[name-defined]
     """One pupil's practice: the learner model, days in a row, the sign-in code's hash."""
 
     __tablename__ = "practice_profiles"
+    # Ids are never used twice (on SQLite too), so nothing that points at a deleted pupil's id (a class
+    # membership, issue 24) can ever point at someone else.
+    __table_args__ = {"sqlite_autoincrement": True}
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, nullable=False)
     signin_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)

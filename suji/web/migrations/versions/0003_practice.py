@@ -33,6 +33,7 @@ def upgrade():
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("public_id"),
         sa.UniqueConstraint("signin_hash"),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("practice_profiles", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_practice_profiles_last_seen_at"), ["last_seen_at"], unique=False)
