@@ -389,16 +389,19 @@ def test_one_pupil_answering_on_two_devices_at_the_same_moment_loses_nothing(app
         other.post("/practice/signin", data={"code": code})
         devices.append(other)
     rounds = 4
+
+    def send(device, problem, barrier, statuses) -> None:
+        barrier.wait()
+        statuses.append(answer(device, problem)[0])
+
     for _ in range(rounds):
         problems = [next_problem(d) for d in devices]
         barrier = threading.Barrier(len(devices))
         statuses: list[int] = []
-
-        def send(device, problem) -> None:
-            barrier.wait()
-            statuses.append(answer(device, problem)[0])
-
-        threads = [threading.Thread(target=send, args=pair) for pair in zip(devices, problems, strict=True)]
+        threads = [
+            threading.Thread(target=send, args=(d, p, barrier, statuses))
+            for d, p in zip(devices, problems, strict=True)
+        ]
         for t in threads:
             t.start()
         for t in threads:
