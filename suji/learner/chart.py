@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -40,7 +40,7 @@ def _step(span: float) -> int:
     return int(10 * power)  # pragma: no cover - the loop always returns
 
 
-def rating_chart(points: Sequence[Point], title: str, desc: str, day_label: callable) -> str:
+def rating_chart(points: Sequence[Point], title: str, desc: str, day_label: Callable[[date], str]) -> str:
     """The SVG text of the chart; `day_label(day)` writes a day as the page's language does (e.g. 12/3)."""
     points = list(points)[-MAX_POINTS:]
     esc = html.escape

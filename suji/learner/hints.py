@@ -19,6 +19,8 @@ from suji.learner.items import Item, Route
 from suji.rules.exact import evaluate
 from suji.rules.formula import format_faces
 from suji.rules.scoring import formula_score, number_dice_used
+from suji.solver.hints import first_number
+from suji.solver.search import Best
 
 HINT_TEXT = {
     "target": N_("You can make %(target)s with these dice."),
@@ -40,19 +42,6 @@ class Hint:
         return translate(HINT_TEXT[self.kind], lang, **self.data)
 
 
-def _first(faces: tuple) -> str:
-    """The formula's first number with a leading − or √ (21 of 21²+4+1), as the solver's hint says it."""
-    text = ""
-    for face in faces:
-        if type(face) is int:
-            text += str(face)
-        elif text:
-            break
-        else:
-            text += str(face)
-    return text
-
-
 def route_hints(item: Item, route: Route) -> list[Hint]:
     """The four hints along a route of the item."""
     faces = route.witness
@@ -68,6 +57,6 @@ def route_hints(item: Item, route: Route) -> list[Hint]:
     return [
         Hint("target", {"target": target}),
         shape,
-        Hint("first", {"first": _first(faces)}),
+        Hint("first", {"first": first_number(Best(target, formula_score(faces), faces, route.solutions))}),
         Hint("formula", {"formula": format_faces(faces), "target": target, "score": formula_score(faces)}),
     ]

@@ -105,12 +105,16 @@ def predicted_logits(bank: Bank, learner: Learner, stats: ItemStats) -> np.ndarr
     return np.maximum.reduceat(routes, bank.route_start) - stats.corrections
 
 
+def weakest(learner: Learner, families: Iterable[str], references: dict[str, float]) -> str | None:
+    """Of these families, the one with the pupil's lowest chance on a typical item (None for none)."""
+    return min(families, key=lambda f: (chance(learner, f, references), FAMILY_INDEX[f]), default=None)
+
+
 def due_family(learner: Learner, today: date, references: dict[str, float]) -> str | None:
-    """The family to review today: of those due, the weakest (lowest chance on a typical item), else None."""
-    due = [f for f in FAMILIES if (d := learner.skill(f).due) is not None and d <= today]
-    if not due:
-        return None
-    return min(due, key=lambda f: (chance(learner, f, references), FAMILY_INDEX[f]))
+    """The family to review today: of those due, the weakest, else None."""
+    return weakest(
+        learner, (f for f in FAMILIES if (d := learner.skill(f).due) is not None and d <= today), references
+    )
 
 
 def choose(
@@ -163,10 +167,7 @@ def choose(
 def weakest_need(learner: Learner, item: Item, references: dict[str, float]) -> str | None:
     """The family a missed item is put down to: of those the pupil's best route needs, the one with the
     pupil's lowest chance on a typical item."""
-    families = best_route(learner, item)[1].family_set
-    if not families:
-        return None
-    return min(families, key=lambda f: (chance(learner, f, references), FAMILY_INDEX[f]))
+    return weakest(learner, best_route(learner, item)[1].family_set, references)
 
 
 def after_answer(

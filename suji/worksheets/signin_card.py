@@ -28,7 +28,7 @@ PAPERS = {"a4": A4, "letter": LETTER}
 TEXT = {
     "title": N_("My practice card"),
     "code": N_("Sign-in code"),
-    "how": N_("On another device, open this address or scan the square, then type the code."),
+    "how": N_("On another device, scan the square or open this address, then press “Sign in” (or type the code)."),
     "keep": N_("Keep this card safe: anyone with the code can see your practice."),
     "grown_up": N_(
         "For the grown-up who printed this: the card lets the pupil carry on their practice on another "
@@ -85,7 +85,10 @@ def signin_card_pdf(code: str, address: str, lang: str, paper: str = "a4") -> by
         y -= size * 1.3
     _qr(c, address, left + CARD_WIDTH - QR_SIZE - 4 * mm, bottom + (CARD_HEIGHT - QR_SIZE) / 2, QR_SIZE)
     size, lines = fit_text(translate(TEXT["keep"], lang), 7, 6, CARD_WIDTH - 10 * mm)
-    draw_text(c, left + 5 * mm, bottom + 4 * mm, lines[0], size)
+    y = bottom + 3.5 * mm + (len(lines[:2]) - 1) * size * 1.3
+    for line in lines[:2]:
+        draw_text(c, left + 5 * mm, y, line, size)
+        y -= size * 1.3
     y = bottom - 12 * mm
     size, lines = fit_text(translate(TEXT["grown_up"], lang), 10, 10, width - 2 * MARGIN)
     for line in lines:

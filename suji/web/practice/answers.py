@@ -148,12 +148,14 @@ def record(
         db.session.flush()
         answer_id = row.id
         db.session.commit()
-        if before.answered == 0:  # a new profile: the ones past the retention period go
-            store.purge_expired(now)
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         raise Conflict from None
     except BaseException:
         db.session.rollback()
         raise
+    if (
+        before.answered == 0
+    ):  # a new profile, in a transaction of its own: the ones past the retention period go
+        store.purge_expired(now)
     return Answered(answer_id, item, result, made, score, after, after.answered, changed)

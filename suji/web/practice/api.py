@@ -28,9 +28,10 @@ from flask import g, jsonify
 from werkzeug.wrappers import Response
 
 from suji.core.errors import SujiError
-from suji.core.i18n import LANGUAGES, N_
+from suji.core.i18n import LANGUAGES, N_, translate
+from suji.learner.families import FAMILY_NAMES
 from suji.learner.hints import route_hints
-from suji.learner.mastery import CHANGE_TEXT, Change, levels
+from suji.learner.mastery import CHANGE_TEXT, LEVEL_NAMES, Change, levels
 from suji.learner.model import HINT_STEPS, Learner, best_route
 from suji.solver.hints import on_track
 from suji.solver.search import solve_at_level
@@ -132,10 +133,7 @@ def learner_json(learner: Learner, full: bool = True) -> dict:
 
 
 def change_json(change: Change, lang: str) -> dict:
-    from suji.core.i18n import translate
-    from suji.learner.families import FAMILY_NAMES
-    from suji.learner.mastery import LEVEL_NAMES
-
+    """One line of what an answer changed, with its message in `lang`."""
     params = {"points": change.points}
     if change.family:
         params["family"] = translate(FAMILY_NAMES[change.family], lang)

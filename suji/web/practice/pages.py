@@ -16,6 +16,7 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from flask_babel import format_date, gettext, lazy_gettext
 from werkzeug.wrappers import Response
 
+from suji.core.i18n import N_
 from suji.learner.chart import Point, rating_chart
 from suji.learner.families import FAMILIES, FAMILY_NAMES
 from suji.learner.hints import route_hints
@@ -25,6 +26,7 @@ from suji.learner.selection import MISTAKE, REVIEW
 from suji.learner.signin import SigninError
 from suji.rules.scoring import check, pretty_value
 from suji.rules.working import checked_working
+from suji.web.extensions import db
 from suji.web.i18n import select_locale
 from suji.web.models import utcnow
 from suji.web.practice import account, answers, bp, store
@@ -35,6 +37,7 @@ from suji.worksheets.signin_card import signin_card_pdf
 
 OUT_OF_DATE = lazy_gettext("That page was out of date, so here is your problem now.")
 ALREADY = lazy_gettext("That problem was answered already (the page may have been sent twice).")
+ONE_ANSWER = N_("%(formula)s = %(target)s (%(score)s points)")
 MISTAKE_TEXT = {
     "not_target": lazy_gettext("That formula does not make a target."),
     "below_goal": lazy_gettext("That makes a target, but not enough points for the goal."),
@@ -99,7 +102,7 @@ def give_up() -> Response:
 
 def _own_answer(answer_id: int) -> PracticeAnswer:
     profile = store.profile_of(store.read_holder())
-    row = store.db.session.get(PracticeAnswer, answer_id) if 0 < answer_id < 2**63 else None
+    row = db.session.get(PracticeAnswer, answer_id) if 0 < answer_id < 2**63 else None
     if profile is None or row is None or row.profile_id != profile.id:
         abort(404)
     return row
@@ -121,7 +124,7 @@ def result(answer_id: int) -> str:
     lines = [change_json(Change(**c), lang)["message"] for c in json.loads(row.changes_json)]
     return render_template(
         "practice/result.html", row=row, item=item, roll=item.roll, checked=checked, changes=lines,
-        value=pretty_value(checked) if checked else None, one_answer=shown[-1].message(lang),
+        value=pretty_value(checked) if checked else None, one_answer=gettext(ONE_ANSWER, **shown[-1].data),
         steps=checked_working(checked, lang, item.roll) if checked and checked.valid else None,
         mistake=MISTAKE_TEXT.get(row.error_code or ""), rating=display_rating(store.overall(learner)),
     )  # fmt: skip
@@ -203,7 +206,8 @@ def card() -> Response:
     if code is None:
         return redirect(url_for("practice.me"), code=303)
     paper = "letter" if request.args.get("paper") == "letter" else "a4"
-    address = url_for("practice.signin_code", code=code, _external=True)
+    # The code after a # is never sent to the server: no access log holds it (static/practice.js reads it).
+    address = url_for("practice.signin", _external=True) + "#" + code.replace("-", "")
     response = make_response(signin_card_pdf(code, address, _lang(), paper))
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = 'attachment; filename="suji-practice-card.pdf"'
@@ -223,11 +227,6 @@ def _signin_page(code: str = "", error: SigninError | None = None, status: int =
 @bp.get("/practice/signin")
 def signin() -> tuple[str, int]:
     return _signin_page(request.args.get("code", ""))
-
-
-@bp.get("/practice/signin/<code>")
-def signin_code(code: str) -> tuple[str, int]:
-    return _signin_page(code)
 
 
 @bp.post("/practice/signin")

@@ -364,31 +364,29 @@ def purge_expired(now: datetime | None = None, days: int | None = None) -> int:
     return gone or 0
 
 
-def history(profile: PracticeProfile | None, limit: int = HISTORY) -> list[PracticeAnswer]:
-    """The pupil's last `limit` answers, oldest first (what the chart draws)."""
+def latest(profile: PracticeProfile | None, limit: int = HISTORY) -> list[PracticeAnswer]:
+    """The pupil's last `limit` answers, newest first."""
     if profile is None:
         return []
-    rows = db.session.scalars(
-        select(PracticeAnswer)
-        .where(PracticeAnswer.profile_id == profile.id)
-        .order_by(PracticeAnswer.id.desc())
-        .limit(limit)
-    ).all()
-    return rows[::-1]
+    return list(
+        db.session.scalars(
+            select(PracticeAnswer)
+            .where(PracticeAnswer.profile_id == profile.id)
+            .order_by(PracticeAnswer.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+def history(profile: PracticeProfile | None, limit: int = HISTORY) -> list[PracticeAnswer]:
+    """The pupil's last `limit` answers, oldest first (what the chart draws)."""
+    return latest(profile, limit)[::-1]
 
 
 def mistakes(profile: PracticeProfile | None, limit: int = 5) -> list[PracticeAnswer]:
     """The latest answers that missed their goal on an item not made since, newest first, one per item."""
-    if profile is None:
-        return []
-    rows = db.session.scalars(
-        select(PracticeAnswer)
-        .where(PracticeAnswer.profile_id == profile.id)
-        .order_by(PracticeAnswer.id.desc())
-        .limit(HISTORY)
-    ).all()
     made, seen, found = set(), set(), []
-    for row in rows:
+    for row in latest(profile):
         if row.made_goal:
             made.add(row.item_key)
         elif row.item_key not in made and row.item_key not in seen and bank().get(row.item_key) is not None:
