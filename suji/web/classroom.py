@@ -46,6 +46,7 @@ from suji.core.caching import bounded
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassJoinFailure, ClassSession, ClassStudent
 from suji.web.errors import render_error
 from suji.web.extensions import db
+from suji.web.furigana import teacher_page
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import ensure_schema, token_hash, utcnow
@@ -266,6 +267,7 @@ def index() -> Response:
 
 
 @bp.get("/class/new")
+@teacher_page
 def new() -> str:
     """The teacher's form: problems as a worksheet's, the time limit, the hints."""
     return _new_form(ClassSettings(), {}, [])
@@ -284,6 +286,7 @@ def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> 
 
 
 @bp.post("/class/new")
+@teacher_page
 def create() -> Response | tuple[str, int]:
     """Make the session: choose its problems, a join code and the teacher's token; show the dashboard."""
     fields = ("count", "level", "seed", "version", "time_limit", "hints", "hint_cost")
@@ -315,6 +318,7 @@ def create() -> Response | tuple[str, int]:
 
 
 @bp.get("/class/teach/<token>")
+@teacher_page
 def teach(token: str) -> Response | tuple[str, int]:
     """The private link: keep the token in this browser's cookie and open the dashboard."""
     if not 20 <= len(token) <= 100:
@@ -338,6 +342,7 @@ def only_this_computer() -> bool:
 
 
 @bp.get("/class/<int:session_id>")
+@teacher_page
 def dashboard(session_id: int) -> str | Response | tuple[str, int]:
     """The teacher's dashboard: the code (large) and its QR, controls, the live grid."""
     cls = _teacher_session(session_id)
@@ -536,6 +541,7 @@ def results_csv(session_id: int) -> Response | tuple[str, int]:
 
 
 @bp.get("/class/<int:session_id>/summary")
+@teacher_page
 def summary(session_id: int) -> str | Response | tuple[str, int]:
     """A printable summary: the problems with their best answers, how the class did, everyone's totals."""
     cls = _teacher_session(session_id)
@@ -569,6 +575,7 @@ def qr_code(session_id: int) -> Response | tuple[str, int]:
 
 
 @bp.get("/class/<int:session_id>/delete")
+@teacher_page
 def delete_confirm(session_id: int) -> str | Response | tuple[str, int]:
     cls = _teacher_session(session_id)
     if cls is None:
