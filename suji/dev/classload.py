@@ -73,7 +73,7 @@ class Browser:
 
 def run_load(port: int, students: int, count: int) -> dict:
     """Drive one class on the server at `port`; the figures."""
-    from suji.worksheets import classroom as core
+    from suji.play import classroom as core
 
     seed = "classload"
     settings = core.ClassSettings(count=count, level=1, seed=seed)

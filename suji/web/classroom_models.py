@@ -67,7 +67,7 @@ class ClassStudent(db.Model):  # type: ignore[name-defined]
 
 
 class ClassAnswer(db.Model):  # type: ignore[name-defined]
-    """A pupil's work on one problem (suji.worksheets.classroom.Progress as a row)."""
+    """A pupil's work on one problem (suji.play.classroom.Progress as a row)."""
 
     __tablename__ = "class_answers"
     __table_args__ = (UniqueConstraint("student_id", "problem"),)

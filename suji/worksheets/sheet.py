@@ -1,10 +1,11 @@
 """Teacher worksheets: printable sets of certified problems, in several versions, with an answer key.
 
 A worksheet is fully determined by its settings: version k of seed S draws its certified rolls from
-``random.Random(f"{S}/v{k}")``, so printing the same settings again gives the same sheet, and the versions (for
-neighbouring desks) have different dice. On a mixed sheet the same stream also picks each problem's level. Rolls
-whose best score is 0 (a bare number is a target) are skipped. This module builds the data and the texts; the
-HTML (suji.worksheets.html) and the PDF (suji.worksheets.pdf) only draw it. No Flask here.
+``random.Random(f"{S}/v{k}")`` (the problem choice that class mode shares, suji.solver.problems.version_problems),
+so printing the same settings again gives the same sheet, and the versions (for neighbouring desks) have different
+dice. On a mixed sheet the same stream also picks each problem's level. Rolls whose best score is 0 (a bare
+number is a target) are skipped. This module builds the data and the texts; the HTML (suji.worksheets.html) and
+the PDF (suji.worksheets.pdf) only draw it. No Flask here.
 
 Free text that reaches the PDF (the title, the seed) may only hold characters its fonts can draw (`pdf_can_print`):
 anything else would print as an empty box, so the settings refuse it with a message naming it.
@@ -16,33 +17,39 @@ boxes grow to fill each page.
 
 from __future__ import annotations
 
-import random
-import secrets
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from suji.core.caching import bounded
-from suji.core.errors import SujiError
 from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
+from suji.core.text import clean_line, unprintable_chars, whole_number
+from suji.core.text import printable as pdf_can_print  # noqa: F401  (the PDF draws with it)
 from suji.rules.dice import Roll
 from suji.rules.working import working
+from suji.solver.problems import (
+    CHOICE_MESSAGES,
+    MIXED,
+    VERSION_LABELS,
+    ChoiceError,
+    Level,
+    new_seed,
+    read_level,
+    read_seed,
+    version_problems,
+    version_seed,
+)
 from suji.solver.problems import LEVEL_NAMES as PROBLEM_LEVEL_NAMES
-from suji.solver.problems import LEVELS, certified_roll
+from suji.solver.problems import MAX_SEED_LENGTH as MAX_SEED_LENGTH  # the web form shows it
 
 MIN_COUNT, MAX_COUNT = 1, 40
 MIN_VERSIONS, MAX_VERSIONS = 1, 6
-MAX_SEED_LENGTH = 40
 MAX_TITLE_LENGTH = 60
 PAPERS = ("a4", "letter")
 TARGET_MODES = ("list", "dice")  # print the six target numbers, or only the target dice
 YES_NO = ("yes", "no")
-VERSION_LABELS = "ABCDEF"  # one letter per version, printed on the sheet and in the key
-MIXED = "mixed"  # the level setting of a sheet whose problems each get a level 1, 2 or 3 from the seed
 # Problems on one page: 8 still leave each one room for the dice, the target numbers and a line to write on (the
 # PDF shrinks the dice a little for 7 or 8 a page), and a sheet of up to 8 is one sheet of paper per version.
 MAX_PER_PAGE = 8
-Level = int | str  # 1, 2, 3 or MIXED
 
 LEVEL_NAMES = {
     **PROBLEM_LEVEL_NAMES,
@@ -98,15 +105,13 @@ SHEET_TEXTS = {
 ERROR_MESSAGES = {
     "count": N_("The number of problems must be a whole number from %(low)s to %(high)s."),
     "versions": N_("The number of versions must be a whole number from %(low)s to %(high)s."),
-    "level": N_("The level must be 1, 2, 3 or mixed."),
     "paper": N_("The paper must be A4 or Letter."),
     "lang": N_("The language of the sheet must be Japanese or English."),
-    "seed": N_("The seed must be at most %(high)s characters, without control characters."),
     "title": N_("The title must be at most %(high)s characters, without control characters."),
     "title_font": N_("The PDF cannot print %(chars)s in the title. Please use other characters."),
-    "seed_font": N_("The PDF cannot print %(chars)s in the seed. Please use other characters."),
     "targets": N_("Choose whether to print the target numbers or only the target dice."),
     "yes_no": N_("Choose yes or no."),
+    **CHOICE_MESSAGES,  # the level and the seed, read as a class reads them (suji.solver.problems)
 }
 
 
@@ -136,100 +141,13 @@ class Settings:
         }  # fmt: skip
 
 
-class SettingsError(SujiError):
+class SettingsError(ChoiceError):
     """One bad setting: `field` names the form field; `code` keys ERROR_MESSAGES (a field, or "yes_no" …).
 
     Collected, not raised: the form shows every bad field at once.
     """
 
     MESSAGES = ERROR_MESSAGES
-
-    def __init__(self, field: str, code: str | None = None, **params: object) -> None:
-        super().__init__(code or field, **params)
-        self.field = field
-
-    def message_params(self, lang: str) -> dict:
-        params = super().message_params(lang)
-        if "chars" in params:
-            params["chars"] = _quote_chars(params["chars"], lang)  # type: ignore[arg-type]
-        return params
-
-
-def new_seed() -> str:
-    """A fresh random seed, short enough to copy from paper (6 digits)."""
-    return f"{secrets.randbelow(900000) + 100000}"
-
-
-# The PDF's Japanese font is IPAGothic, embedded (suji.worksheets.fonts), or without its file the CID font
-# HeiseiKakuGo-W5 (Adobe-Japan1 through the UniJIS-UCS2-H CMap): what a teacher types must print with either.
-# Both have Windows Japanese (cp932) but for a few characters IPAGothic lacks, and these beyond it: the long
-# vowels of romanised Japanese ("Sūji") and a few symbols teachers like. tests/test_worksheets.py checks them
-# against the CMap when poppler-data is installed and against ipag.ttf when fonts-ipafont-gothic is.
-_JAPANESE_FONT_EXTRAS = frozenset("ĀāĒēĪīŌōŪūǍǎǐǑǒǔ‼⁉↔⇦⇧⇨⇩▶▷◀◁☀☁☂☃☎♠♡♢♣♤♥♦♧♨♩♬❶❷❸❹❺❻❼❽❾⅓⅔")
-_NOT_IN_IPAGOTHIC = frozenset("∑")  # in cp932 and the CMap, not in ipag.ttf (IPAfont 00303)
-_SYMBOL_FONT_CHARS = frozenset("−√")  # drawn with the Symbol font: Helvetica's encoding lacks them
-
-
-def _encodes(char: str, codec: str) -> bool:
-    try:
-        char.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-@bounded("pdf_can_print")
-def pdf_can_print(char: str) -> bool:
-    """Whether the PDF's fonts can draw `char`: Helvetica (cp1252), Symbol (− √), or the Japanese font.
-
-    The Japanese font is IPAGothic or, where its file is missing, the CID font that viewers draw with their own
-    Adobe-Japan1 font through a 2-byte CMap. cp932 (every character of Japanese Windows) is, but for ∑, in both;
-    emoji, hangul or simplified Chinese are in neither. The answer does not depend on the machine: a URL that
-    makes a sheet on one server makes it on every other.
-    """
-    if len(char) != 1 or unicodedata.category(char).startswith("C"):
-        return False
-    return (
-        _encodes(char, "cp1252")
-        or char in _SYMBOL_FONT_CHARS
-        or char in _JAPANESE_FONT_EXTRAS
-        or (_encodes(char, "cp932") and char not in _NOT_IN_IPAGOTHIC)
-    )
-
-
-def unprintable_chars(text: str) -> list[str]:
-    """The distinct characters of `text` the PDF cannot draw, in order of appearance."""
-    return list(dict.fromkeys(c for c in text if not pdf_can_print(c)))
-
-
-def _quote_chars(chars: list[str], lang: str) -> str:
-    """The characters for a message: each in quotes, with its code point when it cannot be seen (a space)."""
-    shown = []
-    for char in chars:
-        visible = not unicodedata.category(char).startswith(("Z", "M", "C"))
-        text = char if visible else f"U+{ord(char):04X}"
-        shown.append(f"「{text}」" if lang == "ja" else f"“{text}”")
-    return ("" if lang == "ja" else ", ").join(shown)
-
-
-def _clean_text(value: str) -> str | None:
-    """`value` with outer spaces removed, or None when it holds control characters (newlines, NUL…).
-
-    The text is NFC-normalised, so that an accent typed as a separate mark (e + ´) is one printable letter.
-    """
-    text = unicodedata.normalize("NFC", value).strip()
-    if any(unicodedata.category(c).startswith("C") for c in text):
-        return None
-    # Thin, en or em spaces (pasted from a word processor) print as a plain space rather than be refused.
-    return "".join(" " if unicodedata.category(c) == "Zs" and not pdf_can_print(c) else c for c in text)
-
-
-def _whole(value: str, low: int, high: int) -> int | None:
-    text = value.strip().translate(str.maketrans("０１２３４５６７８９", "0123456789"))
-    if not text.isascii() or not text.isdigit() or len(text) > 4:
-        return None
-    number = int(text)
-    return number if low <= number <= high else None
 
 
 def parse_settings(
@@ -251,14 +169,14 @@ def parse_settings(
     for name, low, high in (("count", MIN_COUNT, MAX_COUNT), ("versions", MIN_VERSIONS, MAX_VERSIONS)):
         raw = get(name)
         if raw is not None:
-            number = _whole(raw, low, high)
+            number = whole_number(raw, low, high)
             if number is None:
                 errors.append(SettingsError(name, low=low, high=high))
             else:
                 values[name] = number
     raw = get("level")
     if raw is not None:
-        level: Level | None = MIXED if raw.strip().lower() == MIXED else _whole(raw, min(LEVELS), max(LEVELS))
+        level = read_level(raw)
         if level is None:
             errors.append(SettingsError("level"))
         else:
@@ -270,18 +188,23 @@ def parse_settings(
                 values[name] = raw.strip().lower()
             else:
                 errors.append(SettingsError(name))
-    for name, high in (("seed", MAX_SEED_LENGTH), ("title", MAX_TITLE_LENGTH)):
-        raw = get(name)
-        if raw is not None:
-            text = _clean_text(raw)
-            if text is None or len(text) > high:
-                errors.append(SettingsError(name, high=high))
-            elif bad := unprintable_chars(text):
-                # Refused rather than dropped: the teacher sees at once what will not print, and the HTML
-                # and the PDF of one URL keep showing the same title.
-                errors.append(SettingsError(name, f"{name}_font", chars=bad))
-            else:
-                values[name] = text
+    raw = get("seed")
+    if raw is not None:
+        try:
+            values["seed"] = read_seed(raw)
+        except ChoiceError as error:
+            errors.append(SettingsError(error.field, error.code, **error.params))
+    raw = get("title")
+    if raw is not None:
+        text = clean_line(raw)
+        if text is None or len(text) > MAX_TITLE_LENGTH:
+            errors.append(SettingsError("title", high=MAX_TITLE_LENGTH))
+        elif bad := unprintable_chars(text):
+            # Refused rather than dropped: the teacher sees at once what will not print, and the HTML and the
+            # PDF of one URL keep showing the same title.
+            errors.append(SettingsError("title", "title_font", chars=bad))
+        else:
+            values["title"] = text
     for name, attr in (("name", "name_line"), ("key", "key"), ("steps", "steps")):
         raw = get(name)
         if raw is not None:
@@ -401,28 +324,16 @@ class Worksheet:
         }
 
 
-def version_seed(seed: str, index: int) -> str:
-    """The seed of version `index` (0 for A): each version rolls its own dice, all from the sheet's seed."""
-    return f"{seed}/v{index + 1}"
-
-
 @bounded("sheet_problems")
 def _version_problems(count: int, level: Level, seed: str) -> tuple[SheetProblem, ...]:
     # Cached: the print view, the PDF and the JSON of one sheet are often asked for one after the other.
-    rng = random.Random(seed)
-    problems: list[SheetProblem] = []
-    while len(problems) < count:
-        # A mixed sheet draws each problem's level from the same stream as its dice: the seed fixes both.
-        problem_level = rng.choice(LEVELS) if level == MIXED else int(level)
-        problem = certified_roll(problem_level, rng)
-        top = problem.solution.top
-        assert top is not None  # certified: at least one target is reachable at this level
-        if top.score == 0:
-            # Only a bare number makes a target (236 from 2 3 6): nothing to practise, so roll again.
-            continue
+    problems = []
+    for chosen in version_problems(count, level, seed):
+        top = chosen.problem.solution.top
+        assert top is not None  # certified, with a best score above 0
         key = KeyEntry(top.target, top.score, top.formula, tuple(top.tokens), top.solutions,
                        key_steps(top.faces))  # fmt: skip
-        problems.append(SheetProblem(len(problems) + 1, problem.roll, key, problem_level))
+        problems.append(SheetProblem(chosen.number, chosen.roll, key, chosen.level))
     return tuple(problems)
 
 

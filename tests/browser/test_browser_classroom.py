@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 sync_api = require_chromium()
 
-from suji.worksheets import classroom as core  # noqa: E402
+from suji.play import classroom as core  # noqa: E402
 
 SETTINGS = core.ClassSettings(count=3, level=1, seed="browser-class")
 WAIT_MS = 20_000  # a bounded wait for a condition (the pupils' pages look for a change every 3 s)

@@ -14,11 +14,11 @@ from datetime import timedelta
 
 import pytest
 
+from suji.play.classroom import ClassProblem
 from suji.web.classroom import purge_expired
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassJoinFailure, ClassSession, ClassStudent
 from suji.web.extensions import db
 from suji.web.models import utcnow
-from suji.worksheets.classroom import ClassProblem
 
 
 def make_class(client, lang: str = "en", **form: str) -> tuple[int, str]:

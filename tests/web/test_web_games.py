@@ -19,6 +19,7 @@ from sqlalchemy import func, select, text
 from suji.play import games
 from suji.web import games as web_games
 from suji.web.extensions import db
+from suji.web.games import common as games_common
 from suji.web.models import Answer, DailyEntry, Game, Player
 
 DAY = date(2025, 5, 5)
@@ -27,7 +28,7 @@ DAY = date(2025, 5, 5)
 @pytest.fixture(autouse=True)
 def fixed_day_and_dice(monkeypatch, request):
     """The daily puzzle's day, fixed so a test never straddles midnight; seeded dice, so every run is the same."""
-    monkeypatch.setattr(web_games, "today", lambda: DAY)
+    monkeypatch.setattr(games_common, "today", lambda: DAY)
     if "app" in request.fixturenames:
         request.getfixturevalue("app").config["SUJI_GAMES_RNG"] = random.Random(2025)
 
@@ -620,7 +621,7 @@ def test_the_daily_ranking_shares_ranks_and_tells_equal_names_apart(app):
     assert html.count("(you)") == 1
     assert 'id="next-puzzle"' in html and 'class="local-time"' in html
     with app.test_request_context():
-        day = web_games.today()
+        day = games_common.today()
         assert web_games.next_puzzle_at(day).date() == day + __import__("datetime").timedelta(days=1)
         assert web_games.next_puzzle_at(day).utcoffset() is not None
         # Scores 30, 30, 20: ranks 1, 1, 3 (the third place is third, not second).

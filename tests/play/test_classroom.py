@@ -1,4 +1,4 @@
-"""suji.worksheets.classroom: settings, problems as the worksheet's, codes, names, grading, hints, the grid, the CSV."""
+"""suji.play.classroom: settings, problems as the worksheet's, codes, names, grading, hints, the grid, the CSV."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import io
 
 import pytest
 
+from suji.core.i18n import translate
+from suji.play import classroom as core
+from suji.play.classroom import ClassError, ClassSettings, Progress
 from suji.rules.dice import Roll
-from suji.worksheets import classroom as core
+from suji.rules.scoring import check
 from suji.worksheets import sheet
-from suji.worksheets.classroom import ClassError, ClassSettings, Progress
 
 
 def test_settings_are_read_like_the_worksheet_form():
@@ -57,7 +59,7 @@ def test_problems_are_the_worksheets_problems_for_the_same_seed_and_version():
 
 def test_best_score_is_with_every_die_and_its_formula_makes_it():
     for problem in core.choose_problems(ClassSettings(count=5, level=1, seed="best")):
-        result = core.check(problem.best_formula, problem.roll)
+        result = check(problem.best_formula, problem.roll)
         assert result.target is not None and result.score == problem.best_score
         # At least as good as the worksheet key, which keeps to the level's operators.
         assert problem.best_score >= core.level_solution(problem.roll, 1).top.score
@@ -212,13 +214,13 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     data = core.results_csv(_grid(), "ja")
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert rows[0][:3] == [core.translate(core.TEXTS[k], "ja") for k in ("nickname", "total", "best_total")]
+    assert rows[0][:3] == [translate(core.TEXTS[k], "ja") for k in ("nickname", "total", "best_total")]
     assert len(rows[0]) == 3 + 2 * 6 and len(rows) == 4
     assert rows[0][8] == "第1問の式"
-    assert rows[1][:9] == ["Aki", "24", "34", "24", "24", "1", "0", core.translate("yes", "ja"), "21²+4+1"]
+    assert rows[1][:9] == ["Aki", "24", "34", "24", "24", "1", "0", translate("yes", "ja"), "21²+4+1"]
     assert rows[2][0] == "'-Ben"  # a spreadsheet must not read a name as a formula
     # not finished: no score yet; and a formula is no spreadsheet formula either
-    assert rows[2][9:15] == ["", "10", "1", "0", core.translate("no", "ja"), "'-1+2"]
+    assert rows[2][9:15] == ["", "10", "1", "0", translate("no", "ja"), "'-1+2"]
     assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "", "10", "", "", "", ""]
     assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best score")
 

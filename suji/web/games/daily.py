@@ -1,0 +1,138 @@
+"""The daily puzzle: the same roll for everyone, one answer a day each, and the day's leaderboard.
+
+The day is the app's time zone's (suji.web.games.common.today). A re-roll is seeded by the day and the dice
+chosen, so the same choice gives everyone the same dice; the player's entry is made on their first action, and
+each form carries the entry's version, so a repeated or late request changes nothing. The ranking is
+suji.play.leaderboard's; this module only reads the day's answers in order.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import render_template, request, url_for
+from flask_babel import lazy_gettext
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from suji.play import games
+from suji.play.games import Hand
+from suji.play.leaderboard import Place, places
+from suji.web.extensions import db
+from suji.web.games import common
+from suji.web.games.common import MAX_FORMULA, STALE, bp, chosen_dice, current_player, face_choices, fail
+from suji.web.games.moves import change_hand, changed_dice, value_of
+from suji.web.models import DailyEntry, Player
+
+LEADERBOARD_SIZE = 50
+OLD_DAY = lazy_gettext("That puzzle is from another day. Here is today's puzzle.")
+ALREADY_DAILY = lazy_gettext("You have already answered today's puzzle. Come back tomorrow!")
+
+
+def _daily_entry(player: Player | None, day: date) -> DailyEntry | None:
+    if player is None:
+        return None
+    return db.session.scalar(
+        select(DailyEntry).where(DailyEntry.day == day, DailyEntry.player_id == player.id)
+    )
+
+
+def leaderboard(day: date) -> list[Place[DailyEntry]]:
+    """The day's answers, best first (earlier answers first among equal scores, which share a rank)."""
+    rows = db.session.execute(
+        select(DailyEntry, Player.nickname).join(Player, Player.id == DailyEntry.player_id)
+        .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
+        .order_by(DailyEntry.score.desc(), DailyEntry.answered_at, DailyEntry.id).limit(LEADERBOARD_SIZE)
+    ).all()  # fmt: skip
+    return places([(entry, entry.score, entry.player_id, name) for entry, name in rows])
+
+
+@bp.get("/daily")
+def daily() -> str:
+    """Today's puzzle (the same dice for everyone), the player's answer once given, and the leaderboard."""
+    day = common.today()
+    player = current_player()
+    entry = _daily_entry(player, day)
+    hand = entry.hand() if entry else games.daily_hand(day)
+    answered = db.session.scalar(
+        select(db.func.count())
+        .select_from(DailyEntry)
+        .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
+    )
+    return render_template(
+        "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll,
+        step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
+        next_at=common.next_puzzle_at(day), changed=changed_dice(),
+        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=face_choices(),
+    )  # fmt: skip
+
+
+def _daily_action(action, chosen: list[str] | None = None) -> Response:  # type: ignore[no-untyped-def]
+    """Run `action(hand, day) -> Hand` on the player's daily hand (made on the first action)."""
+    page = url_for("games.daily")
+    day = common.today()
+    if request.form.get("day") != day.isoformat():
+        return fail(OLD_DAY, page)
+    step = common.int_field(request.form.get("step"))
+    player = current_player(create=True)
+    assert player is not None
+    entry = _daily_entry(player, day)
+    if entry is None:
+        if step != 0:
+            return fail(STALE, page)
+        hand = games.daily_hand(day)
+        entry = DailyEntry(day=day, player_id=player.id, target_dice=games.dice_text(hand.target_dice))
+        entry.store(hand)
+        db.session.add(entry)
+        try:
+            db.session.flush()
+        except IntegrityError:  # the same player's other request made it first
+            db.session.rollback()
+            return fail(STALE, page)
+        step = entry.version
+    elif step != entry.version:
+        return fail(ALREADY_DAILY if entry.status != games.OPEN else STALE, page)
+    if entry.status != games.OPEN:
+        return fail(ALREADY_DAILY, page)
+    return change_hand(
+        entry, lambda hand: action(hand, day), page, lambda formula: url_for("games.daily", formula=formula),
+        still_fresh=lambda: True, stale=lambda: ALREADY_DAILY if entry.status != games.OPEN else STALE,
+        chosen=chosen,
+    )  # fmt: skip
+
+
+@bp.post("/daily/reroll")
+def daily_reroll() -> Response:
+    """Re-roll chosen dice of the daily puzzle: seeded, so the same choice gives everyone the same dice."""
+    dice = chosen_dice()
+    return _daily_action(lambda hand, day: games.daily_reroll(hand, day, dice), chosen=dice)
+
+
+@bp.post("/daily/set")
+def daily_set() -> Response:
+    """Set a die of the daily puzzle to a chosen face (5 points)."""
+    die, face = request.form.get("die", "")[:10], request.form.get("face", "")[:10]
+    return _daily_action(lambda hand, day: games.set_face(hand, die, face), chosen=[])
+
+
+@bp.post("/daily/answer")
+def daily_answer() -> Response:
+    """Answer the daily puzzle (once a day)."""
+    formula = common.formula_field()
+    return _daily_action(lambda hand, day: games.answer(hand, formula)[0])
+
+
+@bp.post("/daily/giveup")
+def daily_give_up() -> Response:
+    """Give up the daily puzzle (0 points, and it counts as today's answer)."""
+    return _daily_action(lambda hand, day: games.give_up(hand))
+
+
+@bp.post("/daily/value")
+def daily_value() -> Response:
+    """The value of a formula so far with the player's daily dice."""
+    day = common.today()
+    entry = _daily_entry(current_player(), day)
+    hand: Hand = entry.hand() if entry else games.daily_hand(day)
+    return value_of(hand)
