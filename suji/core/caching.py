@@ -51,9 +51,10 @@ SIZES: dict[str, int] = {
     "session_serializer": 4,  # Flask's session serializer, per secret key (one in practice)
     "session_cookie": 2048,  # what a session cookie's signature vouches for: its payload (< 4 KB), time, data
     "cookie_header": 2048,  # one Cookie header's cookies (< 4 KB of text), parsed
-    "csrf_token": 4096,
-    "practice_item_stats": 4,
-    "practice_learner": 1024,  # a pupil's learner model read from its stored JSON (< 8 KB): ~10 KB  # what answers taught about the practice items, per database: ~10,000 floats  # what a CSRF token's signature vouches for: the session's token and the time
+    "csrf_token": 4096,  # what a CSRF token's signature vouches for: the session's token and the time
+    "furigana_pieces": 8192,  # one text of a page (a message, < 1 KB) as words with readings: ~2 KB
+    "practice_item_stats": 4,  # what answers taught about the practice items, per database: ~10,000 floats
+    "practice_learner": 1024,  # a pupil's learner model read from its stored JSON (< 8 KB): ~10 KB
 }
 
 computed_once = cache
