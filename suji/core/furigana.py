@@ -176,7 +176,9 @@ def ruby_html(text: str, grade: int) -> str:
     out = []
     for piece in pieces(text):
         if piece.reading and needs_ruby(piece.text, grade):
-            out.append(f"<ruby>{html.escape(piece.text)}<rp>（</rp><rt>{html.escape(piece.reading)}</rt><rp>）</rp></ruby>")
+            out.append(
+                f"<ruby>{html.escape(piece.text)}<rp>（</rp><rt>{html.escape(piece.reading)}</rt><rp>）</rp></ruby>"
+            )
         else:
             out.append(html.escape(piece.text, quote=False))
     return "".join(out)

@@ -18,7 +18,9 @@ DifficultyAdapter.cs), with one rating per skill family beside the overall one:
     update            θ ← θ + K_θ·(S − E),  s_f ← s_f + FAMILY_SHARE·K_f·(S − E),  δ ← δ + K_β·(E − S)
         where K_f is K_θ's formula with the family's own uncertainty and play count, and S is the graded outcome.
         The families that move are those of the formula the pupil wrote when the goal was made, else those of
-        the route the model expected (the skill hierarchy of Pelánek's Elo variants for education).
+        the route the model expected, each of those by its share of the blame: the family with the worst
+        recent record takes the whole step, one the pupil has lately made every time none (the skill
+        hierarchy of Pelánek's Elo variants for education, with the weakest link blamed for a miss).
 
 TwoA's constants are kept where they fit: MAX_PLAY 40, MAX_DELAY 30 days, K_UP 4, K_DOWN 0.5. Its K_C 0.0075
 and its calibration (K_CAL 0.1 for the first 30 plays) are made for logs of many thousands of plays and move a
@@ -36,6 +38,7 @@ d (`time_limit`), Math Garden's high-speed-high-stakes idea applies as a weight:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 
@@ -240,6 +243,14 @@ def written_families(result: CheckResult) -> frozenset[str] | None:
     return families_of([result.dice[i].face for i in result.kept]) or None
 
 
+def _blame(learner: Learner, families: Iterable[str]) -> dict[str, float]:
+    """How much of a miss each family takes: the one with the worst recent record all of it, a family the pupil
+    has lately made every time none (1 − its recent mean outcome, against the worst's; no record counts 0.5)."""
+    doubt = {f: 1.0 - (sum(r) / len(r) if (r := learner.skill(f).recent) else 0.5) for f in families}
+    worst = max(doubt.values(), default=0.0)
+    return {f: d / worst if worst > 0 else 1.0 for f, d in doubt.items()}
+
+
 def best_route(learner: Learner, item: Item, correction: float = 0.0) -> tuple[float, Route]:
     """The pupil's logit on an item by the route that suits the pupil best, and that route."""
     return max(
@@ -276,12 +287,13 @@ def update(
     made = 1 if score > 0 else 0
     credited = used if used else route.family_set
     skills = list(learner.skills)
+    blame = _blame(learner, credited) if error < 0 else dict.fromkeys(credited, 1.0)
     overflow = 0.0
     for family in credited:
         i = FAMILY_INDEX[family]
         skill = skills[i]
         own = skill.rating.stepped(now)
-        step = FAMILY_SHARE * k_factor(own.uncertainty, target.uncertainty, own.plays) * error
+        step = FAMILY_SHARE * k_factor(own.uncertainty, target.uncertainty, own.plays) * error * blame[family]
         kept = min(step, max(0.0, FAMILY_CEILING - own.value)) if step > 0 else step
         overflow += step - kept
         skills[i] = replace(

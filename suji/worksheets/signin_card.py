@@ -28,7 +28,9 @@ PAPERS = {"a4": A4, "letter": LETTER}
 TEXT = {
     "title": N_("My practice card"),
     "code": N_("Sign-in code"),
-    "how": N_("On another device, scan the square or open this address, then press “Sign in” (or type the code)."),
+    "how": N_(
+        "On another device, scan the square or open this address, then press “Sign in” (or type the code)."
+    ),
     "keep": N_("Keep this card safe: anyone with the code can see your practice."),
     "grown_up": N_(
         "For the grown-up who printed this: the card lets the pupil carry on their practice on another "

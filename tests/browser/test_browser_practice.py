@@ -33,8 +33,20 @@ def witness(page, server: str) -> str:
 
 
 WORDS = {
-    "ja-JP": {"lang": "ja", "hint": "ヒントを見る", "made": "目標ができた", "changes": "かわったこと", "skills": "自分のわざ"},
-    "en-US": {"lang": "en", "hint": "Show a hint", "made": "Goal made!", "changes": "What changed", "skills": "My skills"},
+    "ja-JP": {
+        "lang": "ja",
+        "hint": "ヒントを見る",
+        "made": "目標ができた",
+        "changes": "かわったこと",
+        "skills": "自分のわざ",
+    },
+    "en-US": {
+        "lang": "en",
+        "hint": "Show a hint",
+        "made": "Goal made!",
+        "changes": "What changed",
+        "skills": "My skills",
+    },
 }
 
 

@@ -32,11 +32,14 @@ def test_the_grades_are_the_2020_table():
 @pytest.mark.skipif(not KANJIDIC2.exists(), reason="Debian's kanjidic-xml is not installed")
 def test_the_packaged_file_is_kanjidic2s_grade_field():
     table = furigana.grade_table()
-    assert {g: "".join(sorted(k for k, v in table.items() if v == g)) for g in range(1, 7)} == kanji_by_grade()
+    assert {
+        g: "".join(sorted(k for k, v in table.items() if v == g)) for g in range(1, 7)
+    } == kanji_by_grade()
 
 
 @pytest.mark.parametrize(
-    ("value", "grade"), [("0", NONE), ("none", NONE), ("1", 1), ("6", 6), ("7", 4), ("x", 4), (None, 4), ("", 4)]
+    ("value", "grade"),
+    [("0", NONE), ("none", NONE), ("1", 1), ("6", 6), ("7", 4), ("x", 4), (None, 4), ("", 4)],
 )
 def test_parse_grade(value, grade):
     assert parse_grade(value, 4) == grade
@@ -44,7 +47,13 @@ def test_parse_grade(value, grade):
 
 def test_a_reading_leaves_the_okurigana_outside_the_ruby():
     assert pieces("選ぶ") == (Piece("選", "えら"), Piece("ぶ"))
-    assert pieces("取り組み中") == (Piece("取", "と"), Piece("り"), Piece("組", "く"), Piece("み"), Piece("中", "ちゅう"))
+    assert pieces("取り組み中") == (
+        Piece("取", "と"),
+        Piece("り"),
+        Piece("組", "く"),
+        Piece("み"),
+        Piece("中", "ちゅう"),
+    )
     assert ruby_html("得点を選ぶ", 4) == (
         "<ruby>得点<rp>（</rp><rt>とくてん</rt><rp>）</rp></ruby>を選ぶ"
     )  # 選 is taught in 4年: no ruby at 4年

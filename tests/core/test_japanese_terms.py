@@ -64,7 +64,9 @@ def test_versions_are_printouts_not_han(ja):
 
 def test_seed_is_print_number_on_sheets_and_tane_in_lessons(ja):
     assert offending(ja, "シード") == {}
-    assert ja["Seed"] == "プリント番号" and ja["Seed (the same seed gives the same simulation)"].startswith("たね")
+    assert ja["Seed"] == "プリント番号" and ja["Seed (the same seed gives the same simulation)"].startswith(
+        "たね"
+    )
 
 
 def test_working_on_it_is_torikumichu(ja):
@@ -90,10 +92,13 @@ def test_daisu_only_in_the_games_compound_names(ja):
     """サイコロ everywhere, ダイス only in お題ダイス 数字ダイス 記号ダイス (演算子ダイス) and ダイスモンスター."""
     bare = re.compile(r"(?<!お題)(?<!数字)(?<!記号)(?<!演算子)ダイス(?!モンスター)")
     assert {k: v for k, v in ja.items() if bare.search(v)} == {}
-    assert "演算子ダイス" in ja[
-        "Sūji de Asobo (“let’s play with numbers”) is a dice game: roll number dice and operator dice, "
-        "then join them into one formula that makes a target number."
-    ]  # glossed once, as the original rules name it
+    assert (
+        "演算子ダイス"
+        in ja[
+            "Sūji de Asobo (“let’s play with numbers”) is a dice game: roll number dice and operator dice, "
+            "then join them into one formula that makes a target number."
+        ]
+    )  # glossed once, as the original rules name it
 
 
 def test_one_counter_for_dice(ja):
@@ -108,7 +113,9 @@ def test_mixed_is_mikkusu(ja):
 def test_pupils_are_jidou_on_teacher_pages_and_seito_only_in_the_9am_story(ja):
     pupil_ids = {k: v for k, v in ja.items() if re.search(r"\bpupil", k, re.I) and "pupil card" not in k}
     assert {k: v for k, v in pupil_ids.items() if "生徒" in v} == {}
-    assert {k: v for k, v in ja.items() if "生徒" in v and not re.search(r"student|pupil card|class!", k, re.I)} == {}
+    assert {
+        k: v for k, v in ja.items() if "生徒" in v and not re.search(r"student|pupil card|class!", k, re.I)
+    } == {}
 
 
 def test_pupils_use_a_tablet_teachers_a_device(ja):
@@ -119,7 +126,12 @@ def test_pupils_use_a_tablet_teachers_a_device(ja):
         "Carry on there, or join here again with your name.",
     ]
     assert [k for k in pupil_messages if "タブレット" not in ja[k] or "端末" in ja[k]] == []
-    assert "端末" in ja["Let %(name)s join again? The next device that joins with this name carries on with their work."]
+    assert (
+        "端末"
+        in ja[
+            "Let %(name)s join again? The next device that joins with this name carries on with their work."
+        ]
+    )
 
 
 @pytest.mark.parametrize(("word", "kana"), [("得点", "点数"), ("名前", "なまえ"), ("答え", "こたえ"), ("問題", "もんだい"),
@@ -149,8 +161,14 @@ def test_the_two_languages_say_the_same(ja):
     """Meaning differences the review found, fixed on the side that was wrong."""
     assert ja["Questions answered correctly: %(done)s of %(total)s"].startswith("正解した問題")
     assert "Questions answered: %(done)s of %(total)s" not in ja
-    assert "毎日の問題" in ja["This deletes all your games, your daily puzzle answers and your nickname. It cannot be undone."]
+    assert (
+        "毎日の問題"
+        in ja[
+            "This deletes all your games, your daily puzzle answers and your nickname. It cannot be undone."
+        ]
+    )
     assert offending(ja, "^1〜20文字の、文字|^名前に使えるのは、文字|^文字・数字") == {}  # letters are 英字
-    assert "正確な値は出していません" in ja[
-        "A lone gooball, whole inches. The 3-player games include bumps; they have no exact value."
-    ]
+    assert (
+        "正確な値は出していません"
+        in ja["A lone gooball, whole inches. The 3-player games include bumps; they have no exact value."]
+    )

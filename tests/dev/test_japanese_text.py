@@ -32,7 +32,10 @@ def test_the_lint_text_holds_every_japanese_message_with_placeholders_filled(tmp
 def test_every_rule_turned_off_says_why():
     config = json.loads((japanese.TEXTLINT_DIR / ".textlintrc.json").read_text(encoding="utf-8"))
     presets = {name: value for name, value in config["rules"].items() if name.startswith("preset-")}
-    assert presets == {"preset-japanese": presets["preset-japanese"], "preset-jtf-style": presets["preset-jtf-style"]}
+    assert presets == {
+        "preset-japanese": presets["preset-japanese"],
+        "preset-jtf-style": presets["preset-jtf-style"],
+    }
     reasons = config.get("//", {})
     for preset in presets.values():
         if isinstance(preset, dict):

@@ -144,3 +144,20 @@ def test_learners_survive_their_json():
     learner = update(Learner(), item, ItemRating(), 1.0, NOW, frozenset({PLUS_MINUS})).learner
     assert Learner.from_dict(learner.to_dict()) == learner
     assert Learner.from_dict({}) == Learner()  # an empty or older record reads as a new pupil
+
+
+def test_a_miss_is_put_down_to_the_family_with_the_worst_record():
+    skills = list(Learner().skills)
+    skills[model.FAMILY_INDEX[JOINED]] = Skill(Rating(), 5, (1.0, 1.0, 1.0, 1.0, 1.0))  # always made lately
+    skills[model.FAMILY_INDEX[PLUS_MINUS]] = Skill(Rating(), 3, (1.0, 0.0, 1.0, 1.0))  # doubt 0.25
+    skills[model.FAMILY_INDEX[ROOT_FAMILY]] = Skill(Rating(), 0, (0.0, 0.0))  # doubt 1: the worst
+    learner = Learner(Rating(), tuple(skills))
+    item = item_of(-1.0, {PLUS_MINUS, JOINED, ROOT_FAMILY})
+    step = update(learner, item, ItemRating(), 0.0, NOW)
+    full = -0.6 * 0.703 * 0.7310586  # each family's own K: fresh ratings, as the overall one
+    assert step.learner.skill(ROOT_FAMILY).rating.value == pytest.approx(full)
+    assert step.learner.skill(PLUS_MINUS).rating.value == pytest.approx(full * 0.25)
+    assert step.learner.skill(JOINED).rating.value == 0.0
+    assert step.learner.rating.value == pytest.approx(-0.703 * 0.7310586)  # the overall rating takes it all
+    made = update(learner, item, ItemRating(), 1.0, NOW, frozenset({PLUS_MINUS, JOINED, ROOT_FAMILY}))
+    assert made.learner.skill(JOINED).rating.value > 0  # a goal made credits every family written

@@ -49,7 +49,9 @@ def test_upgrading_a_database_with_rows_in_it_keeps_them(tmp_path, monkeypatch):
     assert client.post("/api/practice/answer", json={"id": problem["id"], "give_up": True}).status_code == 200
     with app.app_context():
         db.session.remove()
-        downgrade(directory=str(MIGRATIONS), revision="0002")  # and back: the practice tables go, nothing else
+        downgrade(
+            directory=str(MIGRATIONS), revision="0002"
+        )  # and back: the practice tables go, nothing else
         assert not PRACTICE_TABLES & tables()
         assert db.session.execute(text("SELECT count(*) FROM games")).scalar() == 1
         db.session.remove()

@@ -282,7 +282,9 @@ def test_a_sign_in_code_carries_the_practice_to_another_browser(app, client):
     assert code in text
     second = app.test_client()
     assert second.get("/practice/signin").status_code == 200
-    assert f"/practice/signin#{code.replace('-', '')}" in text.replace("\n", "")  # the QR's address, on the card
+    assert f"/practice/signin#{code.replace('-', '')}" in text.replace(
+        "\n", ""
+    )  # the QR's address, on the card
     wrong = second.post("/practice/signin", data={"code": "AAAA-AAAA"})
     assert wrong.status_code == 400 and "code" in wrong.get_data(as_text=True).lower()
     signed = second.post("/practice/signin", data={"code": code.lower()})
