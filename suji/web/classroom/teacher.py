@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import flash, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.core.dates import moment_text
 from suji.play import classroom as core
 from suji.play.classroom import (
     ENDED,
@@ -286,9 +287,8 @@ def summary(cls: ClassSession) -> str:
 
 
 def local_time(moment: datetime) -> str:
-    """A stored moment (UTC) as the school reads it: in the app's time zone, with the zone's name."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(local_zone()).strftime("%Y-%m-%d %H:%M %Z")
+    """A stored moment (UTC) as the school reads it, in the app's time zone: 2026年12月2日 11:43."""
+    return moment_text(moment, lang(), local_zone())
 
 
 @bp.get("/class/<int:session_id>/qr.svg")
