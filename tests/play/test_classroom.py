@@ -7,7 +7,6 @@ import io
 
 import pytest
 
-from suji.core.i18n import translate
 from suji.play import classroom as core
 from suji.play.classroom import ClassError, ClassSettings, Progress
 from suji.rules.dice import Roll
