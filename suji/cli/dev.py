@@ -23,10 +23,15 @@ def register_bench(sub: argparse._SubParsersAction) -> None:
 
 def register_i18n(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "i18n", help="translations: extract, update, compile, all, fill FILE.json, check (gaps)"
+        "i18n",
+        help="translations: extract, update, compile, all, fill FILE.json, check (gaps), "
+        "lint (textlint on the Japanese), kanji-grades [KANJIDIC2.xml.gz] (the furigana's grade table)",
     )
-    p.add_argument("action", choices=("extract", "update", "compile", "all", "fill", "check"))
-    p.add_argument("file", nargs="?", help="with fill: a JSON object {msgid: translation}")
+    p.add_argument(
+        "action", choices=("extract", "update", "compile", "all", "fill", "check", "lint", "kanji-grades")
+    )
+    p.add_argument("file", nargs="?", help="with fill: a JSON object {msgid: translation}; "
+                   "with kanji-grades: the KANJIDIC2 file (default Debian's kanjidic-xml)")  # fmt: skip
     p.add_argument("--locale", default="ja", choices=LANGUAGES)
     p.set_defaults(func=cmd_i18n)
 
@@ -57,6 +62,8 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         return no_dev_tool(args)
     from suji.dev import catalogs
 
+    if args.action in ("lint", "kanji-grades"):
+        return _japanese(args)
     if args.action in ("extract", "all"):
         catalogs.extract()
     if args.action in ("update", "all"):
@@ -75,6 +82,29 @@ def cmd_i18n(args: argparse.Namespace) -> int:
             print(f"  {msgid}")
     # Only the steps that finish a translation fail on gaps, so `extract && update && fill F` runs to the end.
     return 1 if missing and args.action in ("fill", "check", "all") else 0
+
+
+def _japanese(args: argparse.Namespace) -> int:
+    """`suji i18n lint` and `suji i18n kanji-grades`: the Japanese text's checks and data (suji.dev.japanese)."""
+    import tempfile
+    from pathlib import Path
+
+    from suji.dev import japanese
+
+    if args.action == "kanji-grades":
+        source = Path(args.file) if args.file else japanese.KANJIDIC2
+        if not source.exists():
+            print(f"suji: no KANJIDIC2 file at {source} (apt-get install kanjidic-xml)", file=sys.stderr)
+            return 2
+        print(f"wrote {japanese.write_kanji_grades(source)}")
+        return 0
+    try:
+        result = japanese.lint(Path(tempfile.mkdtemp(prefix="suji-textlint-")))
+    except FileNotFoundError as error:
+        print(f"suji: {error}", file=sys.stderr)
+        return 2
+    print(result.stdout or "textlint: 0 problems", end="" if result.stdout else "\n")
+    return result.returncode
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -52,6 +52,7 @@ SIZES: dict[str, int] = {
     "session_cookie": 2048,  # what a session cookie's signature vouches for: its payload (< 4 KB), time, data
     "cookie_header": 2048,  # one Cookie header's cookies (< 4 KB of text), parsed
     "csrf_token": 4096,  # what a CSRF token's signature vouches for: the session's token and the time
+    "furigana_pieces": 8192,  # one text of a page (a message, < 1 KB) as words with readings: ~2 KB
 }
 
 computed_once = cache

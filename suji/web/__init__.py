@@ -79,9 +79,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.first")
     _register(app, "suji.web.classroom")
 
-    from suji.web import errors
+    from suji.web import errors, furigana
 
     errors.init_app(app)
+    furigana.init_app(app)  # the furigana switch, and ruby on every Japanese page on its way out
     app.context_processor(_odds_context)
     app.context_processor(_costs_context)
     app.after_request(_security_headers)

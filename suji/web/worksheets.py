@@ -18,6 +18,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 
 from suji.core.caching import LruDict
 from suji.web.errors import error_response
+from suji.web.furigana import teacher_page
 from suji.web.i18n import select_locale
 from suji.worksheets.html import worksheet_html
 from suji.worksheets.sheet import (
@@ -82,6 +83,7 @@ def _form(settings: Settings, errors: list[SettingsError], status: int = 200) ->
 
 
 @bp.get("/")
+@teacher_page
 def index() -> tuple[str, int] | Response:
     """The settings form; once submitted, also the links to the print view and the PDF of that sheet."""
     settings, errors = _read()
@@ -170,6 +172,7 @@ def _dice_choice(name: str, allowed: tuple[str, ...], default: str) -> str | Non
 
 
 @bp.get("/dice")
+@teacher_page
 def dice() -> tuple[str, int]:
     """Printable dice: the nets of one player's twelve dice, the rules on a page and a score sheet (PDF)."""
     lang = _dice_choice("lang", ("ja", "en"), select_locale())

@@ -90,7 +90,7 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
         str(f) for f in after.number_dice
     ]
     # What changed is said in words and the two dice are ringed (once).
-    expect(page.get_by_text("かわったダイス")).to_contain_text(
+    expect(page.get_by_text("かわったサイコロ")).to_contain_text(
         f"数字ダイス1（A）の{before.number_dice[0]} → いまは"
     )
     expect(page.locator("#drill button.die.changed")).to_have_count(2)
@@ -176,7 +176,7 @@ def test_the_daily_puzzle_on_a_phone(served, browser):
     page.goto(f"{base}/games/daily")
     page.fill("#nickname", "さくら")
     page.click("#save-nickname")
-    expect(page.locator(".flash-info")).to_have_text("名前をほぞんしました。")
+    expect(page.locator(".flash-info")).to_have_text("名前を保存（ほぞん）しました。")
     page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
     page.click("#give-up")
     expect(page.locator("#leaderboard tr.me td").nth(1)).to_contain_text("さくら")

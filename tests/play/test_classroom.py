@@ -216,7 +216,7 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert rows[0][:3] == [translate(core.TEXTS[k], "ja") for k in ("nickname", "total", "best_total")]
     assert len(rows[0]) == 3 + 2 * 6 and len(rows) == 4
-    assert rows[0][8] == "第1問 式"
+    assert rows[0][8] == "第1問の式"
     assert rows[1][:9] == ["Aki", "24", "34", "24", "24", "1", "0", translate("yes", "ja"), "21²+4+1"]
     assert rows[2][0] == "'-Ben"  # a spreadsheet must not read a name as a formula
     # not finished: no score yet; and a formula is no spreadsheet formula either

@@ -43,6 +43,7 @@ from suji.web.classroom.access import (
 )
 from suji.web.classroom_models import ClassSession, ClassStudent
 from suji.web.extensions import db
+from suji.web.furigana import teacher_page
 from suji.web.models import token_hash, utcnow
 from suji.web.settings import local_zone
 
@@ -68,6 +69,7 @@ def index() -> Response:
 
 
 @bp.get("/class/new")
+@teacher_page
 def new() -> str:
     """The teacher's form: problems as a worksheet's, the time limit, the hints."""
     return _new_form(ClassSettings(), {}, [])
@@ -86,6 +88,7 @@ def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> 
 
 
 @bp.post("/class/new")
+@teacher_page
 def create() -> Response | tuple[str, int]:
     """Make the session: choose its problems, a join code and the teacher's token; show the dashboard."""
     fields = ("count", "level", "seed", "version", "time_limit", "hints", "hint_cost")
@@ -116,6 +119,7 @@ def create() -> Response | tuple[str, int]:
 
 
 @bp.get("/class/teach/<token>")
+@teacher_page
 def teach(token: str) -> Response | tuple[str, int]:
     """The private link: keep the token in this browser's cookie and open the dashboard."""
     if not 20 <= len(token) <= 100:
@@ -139,6 +143,7 @@ def only_this_computer() -> bool:
 
 @bp.get("/class/<int:session_id>")
 @teacher_required()
+@teacher_page
 def dashboard(cls: ClassSession) -> str:
     """The teacher's dashboard: the code (large) and its QR, controls, the live grid."""
     link = session.get(NEW_LINK_KEY)
@@ -270,6 +275,7 @@ def results_csv(cls: ClassSession) -> Response:
 
 @bp.get("/class/<int:session_id>/summary")
 @teacher_required()
+@teacher_page
 def summary(cls: ClassSession) -> str:
     """A printable summary: the problems with their best answers, how the class did, everyone's totals."""
     return render_template(
@@ -300,6 +306,7 @@ def qr_code(cls: ClassSession) -> Response:
 
 @bp.get("/class/<int:session_id>/delete")
 @teacher_required()
+@teacher_page
 def delete_confirm(cls: ClassSession) -> str:
     return render_template("classroom/delete.html", cls=cls, students=store.student_count(cls))
 

@@ -1,0 +1,113 @@
+"""Furigana on the pages: a pupil page at grade N shows no kanji above N outside <ruby>; the switch; teachers."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from suji.core.furigana import kanji_grade
+
+JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
+PUPIL_PAGES = [
+    "/", "/drill/1", "/drill/3", "/games/", "/games/daily", "/first/", "/lessons/", "/lessons/nine-am",
+    "/lessons/dice-monsters", "/lessons/silence", "/lessons/gooball", "/lessons/suji", "/join",
+    "/lessons/silence/play", "/lessons/nine-am/play",
+]  # fmt: skip
+TEACHER_PAGES = ["/worksheets/", "/class/new", "/worksheets/dice"]
+# Text a reader does not see as text on the page, or that cannot carry ruby.
+UNSEEN = {"script", "style", "title", "option", "select", "svg", "template", "head"}
+
+
+class VisibleKanji(HTMLParser):
+    """The kanji of a page's visible text that are outside <ruby> (with the grade that teaches each)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []  # (tag, whether its text is skipped)
+        self.bare: list[str] = []
+        self.ruby = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in {"br", "input", "img", "meta", "link", "hr", "wbr", "source"}:
+            return
+        a = dict(attrs)
+        skipped = (tag in UNSEEN or a.get("lang", "ja") != "ja" or a.get("data-furigana") == "no"
+                   or tag == "ruby" or (bool(self.stack) and self.stack[-1][1]))  # fmt: skip
+        self.stack.append((tag, skipped))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if self.stack and self.stack[-1][1]:
+            return
+        self.bare.extend(ch for ch in data if kanji_grade(ch))
+
+
+def bare_kanji(html: str, above: int) -> set[str]:
+    parser = VisibleKanji()
+    parser.feed(html)
+    return {ch for ch in parser.bare if kanji_grade(ch) > above}
+
+
+@pytest.mark.parametrize("grade", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("path", PUPIL_PAGES)
+def test_a_pupil_page_at_grade_n_has_no_kanji_above_n_outside_ruby(client, path, grade):
+    client.set_cookie("suji_furigana", str(grade))
+    response = client.get(path, headers=JA)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert bare_kanji(html, grade) == set()
+    if grade <= 3:
+        assert "<ruby>" in html
+
+
+def test_pupil_pages_default_to_grade_4(client):
+    html = client.get("/lessons/silence", headers=JA).get_data(as_text=True)
+    assert bare_kanji(html, 4) == set() and bare_kanji(html, 6) == set()
+    assert "<ruby>確率<rp>（</rp><rt>かくりつ</rt>" in html
+    assert "<ruby>勝負" not in html  # 勝 and 負 are taught in 3年
+    assert 'option value="4" selected' in html
+
+
+@pytest.mark.parametrize("path", TEACHER_PAGES)
+def test_teacher_pages_have_no_furigana_unless_chosen(client, path):
+    html = client.get(path, headers=JA).get_data(as_text=True)
+    assert "<ruby>" not in html and 'option value="0" selected' in html
+    client.set_cookie("suji_furigana", "3")
+    html = client.get(path, headers=JA).get_data(as_text=True)
+    assert "<ruby>" in html and bare_kanji(html, 3) == set()
+
+
+def test_none_means_no_ruby_and_english_pages_have_neither_ruby_nor_switch(client):
+    client.set_cookie("suji_furigana", "0")
+    assert "<ruby>" not in client.get("/lessons/silence", headers=JA).get_data(as_text=True)
+    client.set_cookie("suji_furigana", "1")
+    html = client.get("/lessons/silence", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "<ruby>" not in html and 'name="grade"' not in html
+
+
+def test_the_switch_remembers_the_grade_and_goes_back(client):
+    response = client.post("/furigana", data={"grade": "2", "next": "/drill/1"})
+    assert response.status_code == 303 and response.headers["Location"] == "/drill/1"
+    cookie = client.get_cookie("suji_furigana")
+    assert cookie.value == "2" and cookie.http_only
+    html = client.get("/drill/1", headers=JA).get_data(as_text=True)
+    assert 'option value="2" selected' in html and "<ruby>式<rp>（</rp><rt>しき</rt>" in html  # 式 is 3年
+    client.post("/furigana", data={"grade": "0", "next": "/"})
+    assert client.get_cookie("suji_furigana").value == "0"
+
+
+@pytest.mark.parametrize("value", ["7", "-1", "x", ""])
+def test_a_bad_grade_changes_nothing_and_next_stays_on_the_site(client, value):
+    client.set_cookie("suji_furigana", "5")
+    response = client.post("/furigana", data={"grade": value, "next": "//evil.example/"})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert client.get_cookie("suji_furigana").value == "5"
+
+
+def test_the_switch_needs_the_csrf_token(csrf_client):
+    assert csrf_client.post("/furigana", data={"grade": "2", "next": "/"}).status_code == 400
