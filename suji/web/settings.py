@@ -9,6 +9,9 @@
     SUJI_ODDS_PATH         the odds table (default ~/.local/share/suji/odds-v1.suji, as for the command line)
     SUJI_ODDS_BUILD=0      no background build of the odds table by `suji serve`
     SUJI_CLASS_RETENTION_DAYS  how many days class sessions and their answers are kept (default 30)
+    SUJI_SCHOOL_YEAR_END   the month and day school years end on, MM-DD (default 03-31, as in Japan)
+    SUJI_CLASS_KEEP_DAYS   how many days after its school year ends a teacher's class and everything about
+                           its pupils is kept before it is deleted (default 90)
 
 `create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
 `app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
@@ -20,6 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -38,6 +42,8 @@ CONFIG_KEYS = {
     "ODDS_PATH": "odds_path",
     "ODDS_BUILD": "odds_build",
     "SUJI_CLASS_RETENTION_DAYS": "class_retention_days",
+    "SUJI_SCHOOL_YEAR_END": "school_year_end",
+    "SUJI_CLASS_KEEP_DAYS": "class_keep_days",
 }
 
 
@@ -54,6 +60,8 @@ class Settings:
     odds_path: str = ""
     odds_build: bool = True
     class_retention_days: int | None = None  # None: the class mode's default (30)
+    school_year_end: tuple[int, int] = (3, 31)  # (month, day)
+    class_keep_days: int | None = None  # None: the default (suji.play.school.roster.DEFAULT_KEEP_DAYS)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -66,6 +74,7 @@ class Settings:
 
         processes = get("SUJI_SOLVER_PROCESSES")
         retention = get("SUJI_CLASS_RETENTION_DAYS")
+        keep = get("SUJI_CLASS_KEEP_DAYS")
         return cls(
             secret_key=get("SUJI_SECRET_KEY"),
             https=get("SUJI_HTTPS") == "1",
@@ -76,6 +85,8 @@ class Settings:
             odds_path=str(default_path()),  # reads SUJI_ODDS_PATH / XDG_DATA_HOME like the command line
             odds_build=get("SUJI_ODDS_BUILD") != "0",
             class_retention_days=int(retention) if retention is not None and retention.isdigit() else None,
+            school_year_end=month_day(get("SUJI_SCHOOL_YEAR_END")),
+            class_keep_days=int(keep) if keep is not None and keep.isdigit() else None,
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:
@@ -89,6 +100,20 @@ class Settings:
         if self.solver_processes is not None:
             return self.solver_processes
         return min(2, os.cpu_count() or 1)
+
+
+def month_day(text: str | None, default: tuple[int, int] = (3, 31)) -> tuple[int, int]:
+    """A month and day written MM-DD ("03-31"), else `default` (a day no year has, such as 02-30, too)."""
+    from datetime import date
+
+    month, _, day = (text or "").partition("-")
+    if month.isdigit() and day.isdigit():
+        try:
+            date(2001, int(month), int(day))
+            return int(month), int(day)
+        except ValueError:
+            pass
+    return default
 
 
 def init_app(app: Flask, settings: Settings) -> None:
@@ -109,6 +134,12 @@ def local_zone() -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
+
+
+def local_time(moment: datetime) -> str:
+    """A stored moment (UTC) as the school reads it: in the app's time zone, with the zone's name."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(local_zone()).strftime("%Y-%m-%d %H:%M %Z")
 
 
 def current_settings() -> Settings:
