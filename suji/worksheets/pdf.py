@@ -26,7 +26,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from suji.core.furigana import NONE, Piece, needs_ruby, pieces
 from suji.core.i18n import fill
-from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, is_narrow, japanese_font
+from suji.worksheets import pdf_text
+from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, japanese_font
 from suji.worksheets.sheet import (
     MAX_PER_PAGE,
     SheetProblem,
@@ -81,52 +82,16 @@ def draw_text(
     return _fonts().draw(c, x, y, text, size, bold, align)
 
 
-_NO_LINE_START = frozenset(
-    "、。，．・：；！？）」』】〉》ーぁぃぅぇぉっゃゅょァィゥェォッャュョ々…"
-)  # Japanese line-start rule
-
-
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width`: at spaces in Latin words, anywhere in Japanese (no spaces
-    there), except before a character Japanese never starts a line with (、。ー…)."""
-    lines: list[str] = []
-    line = ""
-    for char in text:
-        trial = line + char
-        if text_width(trial, size, bold) <= width or not line:
-            line = trial
-            continue
-        # Only a Latin word is carried whole to the next line; next to Japanese, the break can be right here.
-        in_word = not char.isspace() and is_narrow(char) and is_narrow(line[-1])
-        cut = line.rfind(" ") if in_word else -1
-        if char.isspace():
-            lines.append(line)
-            line = ""
-        elif cut > 0:
-            lines.append(line[:cut])
-            line = line[cut + 1 :] + char
-        elif char in _NO_LINE_START and len(line) > 1:
-            lines.append(line[:-1])
-            line = line[-1] + char
-        else:
-            lines.append(line)
-            line = char
-    if line:
-        lines.append(line)
-    return lines
+    """Break `text` into lines no wider than `width` (suji.worksheets.pdf_text: the dice nets' rules too)."""
+    return pdf_text.wrap(_fonts(), text, size, width, bold)
 
 
 def fit_text(
     text: str, size: float, min_size: float, width: float, bold: bool = False
 ) -> tuple[float, list[str]]:
-    """The largest size from `size` down to `min_size` (half points) at which `text` fits on one line of `width`;
-    if none does, `text` wrapped at `min_size`. Returns the size and the lines."""
-    trial = size
-    while trial >= min_size:
-        if text_width(text, trial, bold) <= width:
-            return trial, [text]
-        trial -= 0.5
-    return min_size, wrap(text, min_size, width, bold)
+    """The largest size down to `min_size` at which `text` fits one line of `width`, else it wrapped there."""
+    return pdf_text.fit_text(_fonts(), text, size, min_size, width, bold)
 
 
 def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float = DIE) -> None:
@@ -259,7 +224,7 @@ class _Writer:
             trial = line + token.text
             if text_width(trial, size) <= width or not line:
                 line = trial
-            elif token.text[0] in _NO_LINE_START and len(line) > 1:
+            elif token.text[0] in pdf_text.NO_LINE_START and len(line) > 1:
                 lines.append(line[:-1])
                 line = line[-1] + token.text
             else:
