@@ -69,7 +69,7 @@ def served_app(instance: Path, **config: object) -> Iterator[tuple[object, str]]
     patch = pytest.MonkeyPatch()
     patch.setenv("SUJI_INSTANCE_PATH", str(instance))
     try:
-        app = create_app({"SECRET_KEY": "browser-test", **config})
+        app = create_app({"SECRET_KEY": "browser-test", "TEACHER_PASSWORD_COST": "test", **config})
         with serve(app) as url:
             yield app, url
     finally:

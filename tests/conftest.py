@@ -22,6 +22,11 @@ os.environ["SUJI_ODDS_BUILD"] = "0"
 os.environ["SUJI_ODDS_PATH"] = str(Path(tempfile.mkdtemp(prefix="suji-odds-")) / "odds.suji")
 
 
+# Teachers' passwords hashed with a cheap argon2id in tests (suji.web.accounts.passwords): production's 64 MiB a
+# hash would be most of the time of the tests that log in many times.
+CHEAP_PASSWORDS = {"TEACHER_PASSWORD_COST": "test"}
+
+
 class TemplateCodeCache(jinja2.BytecodeCache):
     """Jinja's compiled templates kept in memory for the whole run.
 
@@ -96,7 +101,7 @@ def app(tmp_path, monkeypatch, migrated_database, template_code):
     instance.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(migrated_database, instance / migrated_database.name)
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(instance))
-    made = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
+    made = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test", **CHEAP_PASSWORDS})
     made.extensions["suji_schema_ready"] = True  # the copy is at the head already
     made.jinja_env.bytecode_cache = template_code
     return made
@@ -118,7 +123,7 @@ def csrf_app(tmp_path, monkeypatch, template_code):
     from suji.web import create_app
 
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
-    made = create_app({"TESTING": True, "SECRET_KEY": "test"})
+    made = create_app({"TESTING": True, "SECRET_KEY": "test", **CHEAP_PASSWORDS})
     made.jinja_env.bytecode_cache = template_code
     return made
 

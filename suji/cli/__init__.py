@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from suji.cli import advise, check, dev, hint, odds, practice, roll, serve, solve, worksheets
+from suji.cli import advise, check, dev, hint, odds, practice, roll, serve, solve, teacher, worksheets
 from suji.cli.check import CHECK_TEXT
 from suji.cli.common import CLI_TEXT, default_language, fail
 from suji.cli.roll import ROLL_TEXT
@@ -27,7 +27,7 @@ __all__ = ["CHECK_TEXT", "CLI_TEXT", "ROLL_TEXT", "build_parser", "default_langu
 # The subcommands in the order `suji --help` lists them.
 COMMANDS = (
     check.register, roll.register, solve.register, hint.register, advise.register, odds.register, practice.register,
-    dev.register_bench, dev.register_i18n, serve.register, dev.register_load,
+    dev.register_bench, dev.register_i18n, serve.register, teacher.register, dev.register_load,
     worksheets.register_dice_nets, worksheets.register_worksheet,
 )  # fmt: skip
 

@@ -39,6 +39,9 @@ def register_worksheet(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--title", default="", help="the title (default: one in the sheet's language)")
     p.add_argument("--no-name-line", action="store_true", help="leave out the name and date line")
+    p.add_argument("--score-box", action="store_true", help="a box for the mark (「　点」) beside the name line")
+    p.add_argument("--furigana", default="4", metavar="GRADE",
+                   help="ruby on the kanji above this school grade on a Japanese sheet: 1-6, or none (default 4)")  # fmt: skip
     p.add_argument("--no-key", action="store_true", help="leave out the answer key")
     p.add_argument(
         "--steps", action="store_true", help="print how each key formula is worked out, step by step"
@@ -87,6 +90,8 @@ def cmd_worksheet(args: argparse.Namespace) -> int:
     options["lang"] = lang
     options["name"] = "no" if args.no_name_line else "yes"
     options["key"] = "no" if args.no_key else "yes"
+    options["score"] = "yes" if args.score_box else "no"
+    options["furigana"] = args.furigana
     options["steps"] = "yes" if args.steps else "no"
     settings, errors = parse_settings({k: str(v) for k, v in options.items()}, lang)
     if errors:

@@ -19,7 +19,7 @@ from suji.core.caching import Fresh
 from suji.core.resources import resource_dir
 from suji.web import models
 from suji.web import settings as web_settings
-from suji.web.extensions import babel, csrf
+from suji.web.extensions import babel, csrf, login_manager
 from suji.web.i18n import select_locale
 from suji.web.settings import Settings
 from suji.web.signing import Request, SessionInterface
@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     models.init_app(app)  # the games' database and migrations (opened on first use)
+    login_manager.init_app(app)  # the signed-in teacher (suji.web.accounts)
 
     # One line per area. Others add theirs the same way (a module suji/web/<name>.py with a blueprint `bp`).
     _register(app, "suji.web.main")
@@ -79,6 +80,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.first")
     _register(app, "suji.web.classroom")
     _register(app, "suji.web.practice")
+    _register(app, "suji.web.accounts")
+    _register(app, "suji.web.classes")
 
     from suji.web import errors, furigana
 

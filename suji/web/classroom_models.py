@@ -26,6 +26,11 @@ class ClassSession(db.Model):  # type: ignore[name-defined]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(12), unique=True, nullable=False)
     teacher_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    # The teacher's account when the session was made (or its private link opened) signed in: the dashboard then
+    # opens on any browser of that account, beside the private link (migration 0003_teachers).
+    teacher_id: Mapped[int | None] = mapped_column(
+        ForeignKey("teachers.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     settings_json: Mapped[str] = mapped_column(Text, nullable=False)
     problems_json: Mapped[str] = mapped_column(Text, nullable=False)
     status: Mapped[str] = mapped_column(String(10), nullable=False, default="waiting")

@@ -102,7 +102,7 @@ def annotate_response(response: Response) -> Response:
         return response
     from suji.web.i18n import select_locale
 
-    if select_locale() != "ja":
+    if select_locale() != "ja" or g.get("suji_furigana_done"):
         return response
     grade = page_grade()
     if grade == NONE:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import unicodedata
-from urllib.parse import urlsplit
-
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
+from suji.core.dates import date_text, moment_text
 from suji.core.i18n import LANGUAGES
 from suji.web.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, select_locale
+from suji.web.redirects import safe_next
+
+__all__ = ["bp", "safe_next"]
 
 bp = Blueprint("main", __name__)
 
@@ -21,6 +22,9 @@ def inject_helpers() -> dict:
         "page_lang": select_locale(),
         "languages": LANGUAGES,
         "has_endpoint": lambda name: name in current_app.view_functions,
+        "date_text": date_text,  # a day as 12月2日 / 2 Dec (suji.core.dates)
+        # an aware moment in its own zone as 2026年12月2日 11:43 / 2 Dec 2026 11:43
+        "moment_text": lambda moment: moment_text(moment, select_locale(), moment.tzinfo),
     }
 
 
@@ -48,20 +52,3 @@ def language() -> Response:
             secure=bool(current_app.config["SESSION_COOKIE_SECURE"]) or request.is_secure,
         )
     return response
-
-
-def safe_next(target: str) -> str:
-    """`target` when it is a path on this site, else the home page (no open redirects).
-
-    Browsers drop tabs and line breaks from a URL and read a backslash as a slash, so "/\t/evil.example"
-    would lead to //evil.example: any control character, space or backslash is refused outright, and what is
-    left must parse as a bare path (no scheme, no host).
-    """
-    if not target.startswith("/") or len(target) > 2000:
-        return "/"
-    if any(unicodedata.category(ch)[0] in "CZ" or ch == "\\" for ch in target):
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
-        return "/"
-    return target

@@ -111,6 +111,13 @@ def ensure_schema() -> None:
         app.extensions["suji_schema_ready"] = True
 
 
+def migration_head() -> str:
+    """The revision the migrations end at (the one a fresh database is upgraded to)."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory(str(MIGRATIONS)).get_current_head() or ""
+
+
 def token_hash(token: str) -> str:
     """The stored form of a player's cookie token (the token itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()

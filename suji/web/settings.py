@@ -11,6 +11,9 @@
     SUJI_CLASS_RETENTION_DAYS  how many days class sessions and their answers are kept (default 30)
     SUJI_PRACTICE_RETENTION_DAYS  how many days after a pupil's last answer their practice is kept (default 365)
     SUJI_PRACTICE_TIME_LIMIT  seconds after which a practice answer tells the model nothing (default: time off)
+    SUJI_SCHOOL_YEAR_END   the month and day school years end on, MM-DD (default 03-31, as in Japan)
+    SUJI_CLASS_KEEP_DAYS   how many days after its school year ends a teacher's class and everything about
+                           its pupils is kept before it is deleted (default 90)
 
 `create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
 `app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
@@ -22,6 +25,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -42,6 +46,8 @@ CONFIG_KEYS = {
     "SUJI_CLASS_RETENTION_DAYS": "class_retention_days",
     "SUJI_PRACTICE_RETENTION_DAYS": "practice_retention_days",
     "SUJI_PRACTICE_TIME_LIMIT": "practice_time_limit",
+    "SUJI_SCHOOL_YEAR_END": "school_year_end",
+    "SUJI_CLASS_KEEP_DAYS": "class_keep_days",
 }
 
 
@@ -60,6 +66,8 @@ class Settings:
     class_retention_days: int | None = None  # None: the class mode's default (30)
     practice_retention_days: int | None = None  # None: practice's default (365)
     practice_time_limit: float | None = None  # None: time does not change a practice answer's outcome
+    school_year_end: tuple[int, int] = (3, 31)  # (month, day)
+    class_keep_days: int | None = None  # None: the default (suji.play.school.roster.DEFAULT_KEEP_DAYS)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -74,6 +82,7 @@ class Settings:
         retention = get("SUJI_CLASS_RETENTION_DAYS")
         practice_days = get("SUJI_PRACTICE_RETENTION_DAYS")
         practice_limit = get("SUJI_PRACTICE_TIME_LIMIT")
+        keep = get("SUJI_CLASS_KEEP_DAYS")
         return cls(
             secret_key=get("SUJI_SECRET_KEY"),
             https=get("SUJI_HTTPS") == "1",
@@ -88,6 +97,8 @@ class Settings:
             if practice_days is not None and practice_days.isdigit()
             else None,
             practice_time_limit=_seconds(practice_limit),
+            school_year_end=month_day(get("SUJI_SCHOOL_YEAR_END")),
+            class_keep_days=int(keep) if keep is not None and keep.isdigit() else None,
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:
@@ -110,6 +121,18 @@ def _seconds(text: str | None) -> float | None:
     except ValueError:
         return None
     return value if value is not None and 0 < value < float("inf") else None
+def month_day(text: str | None, default: tuple[int, int] = (3, 31)) -> tuple[int, int]:
+    """A month and day written MM-DD ("03-31"), else `default` (a day no year has, such as 02-30, too)."""
+    from datetime import date
+
+    month, _, day = (text or "").partition("-")
+    if month.isdigit() and day.isdigit():
+        try:
+            date(2001, int(month), int(day))
+            return int(month), int(day)
+        except ValueError:
+            pass
+    return default
 
 
 def init_app(app: Flask, settings: Settings) -> None:
@@ -130,6 +153,23 @@ def local_zone() -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
+
+
+def local_time(moment: datetime) -> str:
+    """A stored moment (UTC) as the school reads it, in the app's time zone: 2026年12月2日 11:43 (suji.core.dates)."""
+    from suji.core.dates import moment_text
+    from suji.web.i18n import select_locale
+
+    return moment_text(moment, select_locale(), local_zone())
+
+
+def local_date(moment: datetime) -> str:
+    """The day of a stored moment (UTC) in the app's time zone: 12月2日 (suji.core.dates)."""
+    from suji.core.dates import date_text
+    from suji.web.i18n import select_locale
+
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return date_text(aware.astimezone(local_zone()).date(), select_locale())
 
 
 def current_settings() -> Settings:

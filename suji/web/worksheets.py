@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
 from suji.core.caching import LruDict
 from suji.web.errors import error_response
-from suji.web.furigana import teacher_page
+from suji.web.furigana import grade_for_print, teacher_page
 from suji.web.i18n import select_locale
 from suji.worksheets.html import worksheet_html
 from suji.worksheets.sheet import (
@@ -38,12 +38,15 @@ from suji.worksheets.sheet import (
 bp = Blueprint("worksheets", __name__, url_prefix="/worksheets")
 
 # The query parameters a sheet's URL may carry; anything else is ignored.
-FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key", "steps")
+FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key", "steps",
+          "score", "furigana")  # fmt: skip
 NEW_SEED = "new_seed"  # the mark of a seed the server picked (see the module docstring)
 
 
 def _read() -> tuple[Settings, list[SettingsError]]:
     params = {name: request.args[name] for name in FIELDS if name in request.args}
+    # A sheet's furigana starts from the reader's own choice (the switch's cookie), else 4年.
+    params.setdefault("furigana", str(grade_for_print()))
     return parse_settings(params, default_lang=select_locale())
 
 
@@ -103,6 +106,7 @@ def print_view() -> tuple[str, int] | Response:
     if not settings.seed:
         return _with_seed("worksheets.print_view", settings, mark=True)
     worksheet = build_worksheet(settings)
+    g.suji_furigana_done = True  # the sheet carries its own grade's ruby (suji.worksheets.html)
     query = settings.query()
     form_query = query | ({NEW_SEED: "1"} if _seed_was_picked() else {})
     html = worksheet_html(

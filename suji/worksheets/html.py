@@ -13,9 +13,10 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from suji.core.caching import bounded
+from suji.core.furigana import annotate_html
 from suji.core.i18n import translations
 from suji.core.resources import resource_dir
-from suji.worksheets.sheet import Worksheet, sheet_texts
+from suji.worksheets.sheet import Worksheet, form_parts, sheet_texts
 
 STYLESHEET = Path(__file__).resolve().parent.parent / "web" / "static" / "worksheets.css"
 
@@ -43,11 +44,12 @@ def worksheet_html(
     """The print view of `worksheet` in its own language.
 
     With `stylesheet_href` the page links its stylesheet, else it carries it inline. `toolbar` (links
-    "settings" and "pdf") adds a screen-only bar with a print button; it never reaches the paper.
+    "settings" and "pdf") adds a screen-only bar with a print button; it never reaches the paper. A Japanese
+    sheet has ruby on the kanji above its `furigana` grade (suji.core.furigana).
     """
     lang = worksheet.settings.lang
     template = _environment(lang).get_template("worksheets/print.html")
-    return template.render(
+    page = template.render(
         ws=worksheet,
         s=worksheet.settings,
         t=sheet_texts(lang),
@@ -57,4 +59,7 @@ def worksheet_html(
         script_href=script_href,
         toolbar=toolbar,
         icon_href=icon_href,
+        form=form_parts,
     )
+    # A Japanese sheet carries ruby above its grade (the key, for the teacher, is marked to keep none).
+    return annotate_html(page, worksheet.settings.furigana) if lang == "ja" else page

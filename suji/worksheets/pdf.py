@@ -24,9 +24,19 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from suji.core.furigana import NONE, Piece, needs_ruby, pieces
 from suji.core.i18n import fill
-from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, is_narrow, japanese_font
-from suji.worksheets.sheet import MAX_PER_PAGE, SheetProblem, Version, Worksheet, pdf_can_print, sheet_texts
+from suji.worksheets import pdf_text
+from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, japanese_font
+from suji.worksheets.sheet import (
+    MAX_PER_PAGE,
+    SheetProblem,
+    Version,
+    Worksheet,
+    form_parts,
+    pdf_can_print,
+    sheet_texts,
+)
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
 
@@ -72,52 +82,16 @@ def draw_text(
     return _fonts().draw(c, x, y, text, size, bold, align)
 
 
-_NO_LINE_START = frozenset(
-    "、。，．・：；！？）」』】〉》ーぁぃぅぇぉっゃゅょァィゥェォッャュョ々…"
-)  # Japanese line-start rule
-
-
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width`: at spaces in Latin words, anywhere in Japanese (no spaces
-    there), except before a character Japanese never starts a line with (、。ー…)."""
-    lines: list[str] = []
-    line = ""
-    for char in text:
-        trial = line + char
-        if text_width(trial, size, bold) <= width or not line:
-            line = trial
-            continue
-        # Only a Latin word is carried whole to the next line; next to Japanese, the break can be right here.
-        in_word = not char.isspace() and is_narrow(char) and is_narrow(line[-1])
-        cut = line.rfind(" ") if in_word else -1
-        if char.isspace():
-            lines.append(line)
-            line = ""
-        elif cut > 0:
-            lines.append(line[:cut])
-            line = line[cut + 1 :] + char
-        elif char in _NO_LINE_START and len(line) > 1:
-            lines.append(line[:-1])
-            line = line[-1] + char
-        else:
-            lines.append(line)
-            line = char
-    if line:
-        lines.append(line)
-    return lines
+    """Break `text` into lines no wider than `width` (suji.worksheets.pdf_text: the dice nets' rules too)."""
+    return pdf_text.wrap(_fonts(), text, size, width, bold)
 
 
 def fit_text(
     text: str, size: float, min_size: float, width: float, bold: bool = False
 ) -> tuple[float, list[str]]:
-    """The largest size from `size` down to `min_size` (half points) at which `text` fits on one line of `width`;
-    if none does, `text` wrapped at `min_size`. Returns the size and the lines."""
-    trial = size
-    while trial >= min_size:
-        if text_width(text, trial, bold) <= width:
-            return trial, [text]
-        trial -= 0.5
-    return min_size, wrap(text, min_size, width, bold)
+    """The largest size down to `min_size` at which `text` fits one line of `width`, else it wrapped there."""
+    return pdf_text.fit_text(_fonts(), text, size, min_size, width, bold)
 
 
 def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float = DIE) -> None:
@@ -205,6 +179,60 @@ class _Writer:
         self.c.setTitle(worksheet.title)
         self.c.setSubject(fill(self.t["seed"], seed=self.settings.seed))
         self.c.setCreator("suji")
+        self._seen: set[str] = set()  # the words that got ruby on this page (first occurrence only)
+
+    # ---- text with furigana ----------------------------------------------------------------------------------
+
+    def _grade(self) -> int:
+        return self.settings.furigana if self.settings.lang == "ja" else NONE
+
+    def _ruby_tokens(self, text: str) -> list[Piece]:
+        """`text` as pieces to lay out: a run of kanji that may get ruby stays whole, other text goes a
+        character at a time (a line may break there)."""
+        grade = self._grade()
+        if not needs_ruby(text, grade):
+            return [Piece(ch) for ch in text]
+        tokens: list[Piece] = []
+        for piece in pieces(text):
+            if piece.reading and needs_ruby(piece.text, grade):
+                tokens.append(piece)
+            else:
+                tokens.extend(Piece(ch) for ch in piece.text)
+        return tokens
+
+    def _text(self, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left") -> float:
+        """Draw one line like `draw_text`, with ruby over the kanji above the sheet's grade the first time each
+        word appears on the page (as textbooks print it). Returns the width."""
+        tokens = self._ruby_tokens(text)
+        if all(t.reading is None for t in tokens):
+            return draw_text(self.c, x, y, text, size, bold, align)
+        width = text_width(text, size, bold)
+        x -= {"left": 0, "center": width / 2, "right": width}[align]
+        for token in tokens:
+            w = draw_text(self.c, x, y, token.text, size, bold)
+            if token.reading and token.text not in self._seen:
+                self._seen.add(token.text)
+                draw_text(self.c, x + w / 2, y + size * 0.92, token.reading, size * 0.5, align="center")
+            x += w
+        return width
+
+    def _wrap_ruby(self, text: str, size: float, width: float) -> list[str]:
+        """Lines of `text` no wider than `width`, never breaking inside a word that may get ruby."""
+        lines: list[str] = []
+        line = ""
+        for token in self._ruby_tokens(text):
+            trial = line + token.text
+            if text_width(trial, size) <= width or not line:
+                line = trial
+            elif token.text[0] in pdf_text.NO_LINE_START and len(line) > 1:
+                lines.append(line[:-1])
+                line = line[-1] + token.text
+            else:
+                lines.append(line)
+                line = token.text.lstrip()
+        if line:
+            lines.append(line)
+        return lines if self._grade() != NONE else wrap(text, size, width)
 
     # ---- pages of a sheet ----------------------------------------------------------------------------------
 
@@ -240,31 +268,57 @@ class _Writer:
         y -= 3.5 * mm
         if not first:
             return y
-        if self.settings.name_line:
+        if self.settings.name_line or self.settings.score_box:
             y -= 8 * mm
-            x = MARGIN
-            name_w = lay.inner_width * 0.62
-            x += draw_text(c, x, y, t["name"], 11) + 2 * mm
-            c.setLineWidth(0.8)
-            c.line(x, y - 1.2 * mm, MARGIN + name_w, y - 1.2 * mm)
-            x = MARGIN + name_w + 6 * mm
-            x += draw_text(c, x, y, t["date"], 11) + 2 * mm
-            c.line(x, y - 1.2 * mm, lay.width - MARGIN, y - 1.2 * mm)
-            y -= 3 * mm
+            right = lay.width - MARGIN
+            if self.settings.score_box:
+                # The teacher's mark: 「　点」 in a box at the right end of the name line.
+                box_w = 30 * mm
+                c.setLineWidth(1.2)
+                c.roundRect(right - box_w, y - 4 * mm, box_w, 11 * mm, 2 * mm)
+                self._form(t["score_form"], right - box_w + 3 * mm, y, right - 3 * mm, 14)
+                right -= box_w + 5 * mm
+            if self.settings.name_line:
+                # The date takes what it needs (its long blank 32 mm), the name the rest.
+                date_parts = form_parts(t["date_form"])
+                date_w = sum(text_width(v, 11) + 1 * mm if k == "text" else (32 * mm if v == "long" else 9 * mm)
+                             for k, v in date_parts)  # fmt: skip
+                self._form(t["name_form"], MARGIN, y, right - date_w - 8 * mm, 11)
+                self._form(t["date_form"], right - date_w, y, right, 11)
+            y -= 5 * mm if self.settings.score_box else 3 * mm
         instructions = (
             t["instructions"]
             + t["sentence_gap"]
             + (t["instructions_dice"] if self.settings.targets == "dice" else t["instructions_nine"])
         )
-        for line in wrap(instructions, 9.5, lay.inner_width):
-            y -= 5 * mm
-            draw_text(c, MARGIN, y, line, 9.5)
+        step = 6 * mm if self._grade() != NONE else 5 * mm  # room for ruby above the line
+        for line in self._wrap_ruby(instructions, 9.5, lay.inner_width):
+            y -= step
+            self._text(MARGIN, y, line, 9.5)
         return y - 3 * mm
+
+    def _form(self, text: str, x: float, y: float, end: float, size: float) -> None:
+        """A school form on one line from x to end: its labels, and a line to write on for each blank (the
+        long one takes the room the short ones leave)."""
+        parts = form_parts(text)
+        short = 9 * mm
+        fixed = sum(text_width(v, size) + 1 * mm for k, v in parts if k == "text")
+        shorts = sum(1 for k, v in parts if k == "blank" and v == "short")
+        longs = sum(1 for k, v in parts if k == "blank" and v == "long")
+        long = max(short, (end - x - fixed - shorts * short) / longs) if longs else short
+        self.c.setLineWidth(0.8)
+        for kind, value in parts:
+            if kind == "text":
+                x += self._text(x, y, value, size) + 1 * mm
+            else:
+                w = long if value == "long" else short
+                self.c.line(x, y - 1.2 * mm, x + w - 1 * mm, y - 1.2 * mm)
+                x += w
 
     def _footer(self, version: Version, page: int, pages: int) -> None:
         c, t = self.c, self.t
         c.setFillColorRGB(*GREY)
-        parts = [fill(t["seed"], seed=self.settings.seed)]
+        parts = [self.settings.seed]  # the print number, small, for the teacher to find the sheet again
         if self.settings.versions > 1:
             parts.append(fill(t["version"], version=version.label))
         draw_text(c, MARGIN, MARGIN - 4 * mm, "   ".join(parts), 8)
@@ -301,7 +355,7 @@ class _Writer:
         write_x = x + TARGET_COLUMN  # the formula is made with the number dice: its line starts under them
         for name, faces, kind in groups:
             c.setFillColorRGB(*GREY)
-            draw_text(c, x, label_y, name, 7.5)
+            self._text(x, label_y, name, 7.5)
             c.setFillColorRGB(*INK)
             for i, face in enumerate(faces):
                 draw_die(c, x + i * die * (1 + DIE_GAP), dice_y, face, kind, die)
@@ -316,14 +370,14 @@ class _Writer:
             x += TARGET_COLUMN if kind == "target" else _group_width(len(faces), die) + GROUP_GAP
         # The score: a box at the end of the row of dice, named like them.
         c.setFillColorRGB(*GREY)
-        draw_text(c, right - SCORE_BOX, label_y, t["score"], 7.5)
+        self._text(right - SCORE_BOX, label_y, t["score"], 7.5)
         c.setFillColorRGB(*INK)
         c.setLineWidth(0.6)
         c.rect(right - SCORE_BOX, dice_y, SCORE_BOX, die)
         # The writing line: formula = target. Spare height goes above it, as room for working.
         line_y = y0 + 3.2 * mm
         formula_end = right - TARGET_BLANK - 7 * mm
-        fx = write_x + draw_text(c, write_x, line_y + 1 * mm, t["formula"], 9) + 2 * mm
+        fx = write_x + self._text(write_x, line_y + 1 * mm, t["formula"], 9) + 2 * mm
         c.line(fx, line_y, formula_end, line_y)
         draw_text(c, formula_end + 3.5 * mm, line_y + 1 * mm, "=", 12, align="center")
         c.line(right - TARGET_BLANK, line_y, right, line_y)
@@ -359,15 +413,17 @@ class _Writer:
         # The header's height does not depend on the version; draw it on a scratch canvas to measure.
         scratch = Canvas(io.BytesIO(), pagesize=(self.layout.width, self.layout.height))
         real, self.c = self.c, scratch
+        seen, self._seen = self._seen, set()
         try:
             return self._header(Version("A", "", ()), first)
         finally:
-            self.c = real
+            self.c, self._seen = real, seen
 
     def sheets(self) -> None:
         for version in self.ws.versions:
             pages = self._pages_of(version)
             for number, (page, box) in enumerate(pages, start=1):
+                self._seen = set()  # ruby again on every sheet of paper
                 top = self._header(version, first=number == 1)
                 for problem in page:
                     self._problem(problem, top, box)
@@ -382,7 +438,7 @@ class _Writer:
         mixed = self.ws.mixed
         # (heading, x offset, align, bold); a mixed sheet has a level column, the target dice move right.
         columns: list[tuple[str, float, str, bool]] = [
-            ("#", 0, "left", False),
+            (t["number_column"], 0, "left", False),
             (t["target_dice"], (24 if mixed else 10) * mm, "left", False),
             (t["target_made"], (46 if mixed else 40) * mm, "left", True),
             (t["best_score"], 80 * mm, "right", True),

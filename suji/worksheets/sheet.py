@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from suji.core.caching import bounded
+from suji.core.furigana import PUPIL_DEFAULT, parse_grade
 from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
 from suji.core.text import clean_line, unprintable_chars, whole_number
 from suji.core.text import printable as pdf_can_print  # noqa: F401  (the PDF draws with it)
@@ -61,6 +62,11 @@ SHEET_TEXTS = {
     "default_title": N_("Sūji de Asobo practice sheet"),
     "name": N_("Name"),
     "date": N_("Date"),
+    # The school forms at the top of a sheet; each %(blank)s is a line to write on (`form_parts`).
+    "name_form": N_("Grade %(blank)s Class %(blank)s No. %(blank)s Name %(blank)s"),
+    "date_form": N_("Date %(blank)s"),
+    "score_form": N_("%(blank)s points"),
+    "number_column": N_("No."),
     "version": N_("Version %(version)s"),
     "seed": N_("Seed: %(seed)s"),
     "page": N_("Page %(page)s of %(pages)s"),
@@ -111,6 +117,7 @@ ERROR_MESSAGES = {
     "title_font": N_("The PDF cannot print %(chars)s in the title. Please use other characters."),
     "targets": N_("Choose whether to print the target numbers or only the target dice."),
     "yes_no": N_("Choose yes or no."),
+    "furigana": N_("Furigana must be none or a grade from 1 to 6."),
     **CHOICE_MESSAGES,  # the level and the seed, read as a class reads them (suji.solver.problems)
 }
 
@@ -130,6 +137,8 @@ class Settings:
     name_line: bool = True
     key: bool = True
     steps: bool = False  # the working of each key formula, line by line, in the answer key
+    score_box: bool = False  # a box for the teacher's mark (「　点」) beside the name line
+    furigana: int = PUPIL_DEFAULT  # ruby on the kanji above this grade on a Japanese sheet (0: none)
 
     def query(self) -> dict[str, str]:
         """The settings as GET parameters (the URL of a sheet keeps all of them)."""
@@ -137,7 +146,8 @@ class Settings:
             "count": str(self.count), "level": str(self.level), "seed": self.seed, "lang": self.lang,
             "paper": self.paper, "versions": str(self.versions), "targets": self.targets, "title": self.title,
             "name": "yes" if self.name_line else "no", "key": "yes" if self.key else "no",
-            "steps": "yes" if self.steps else "no",
+            "steps": "yes" if self.steps else "no", "score": "yes" if self.score_box else "no",
+            "furigana": str(self.furigana),
         }  # fmt: skip
 
 
@@ -205,7 +215,14 @@ def parse_settings(
             errors.append(SettingsError("title", "title_font", chars=bad))
         else:
             values["title"] = text
-    for name, attr in (("name", "name_line"), ("key", "key"), ("steps", "steps")):
+    raw = get("furigana")
+    if raw is not None:
+        grade = parse_grade(raw, -1)
+        if grade < 0:
+            errors.append(SettingsError("furigana"))
+        else:
+            values["furigana"] = grade
+    for name, attr in (("name", "name_line"), ("key", "key"), ("steps", "steps"), ("score", "score_box")):
         raw = get(name)
         if raw is not None:
             if raw.strip().lower() in YES_NO:
@@ -365,6 +382,20 @@ def sheet_texts(lang: str) -> dict[str, str]:
     # Japanese sentences follow each other without a space.
     texts["sentence_gap"] = "" if lang == "ja" else " "
     return texts
+
+
+def form_parts(text: str) -> list[tuple[str, str]]:
+    """A school form's text as ("text", …) and ("blank", "short" | "long") parts: the last blank of a line that
+    ends with it is long (the name, an English date), the others short (年, 組, 番, 月, 日, 点)."""
+    pieces = text.split("%(blank)s")
+    parts: list[tuple[str, str]] = []
+    for i, piece in enumerate(pieces):
+        if piece:
+            parts.append(("text", piece))
+        if i < len(pieces) - 1:
+            last = i == len(pieces) - 2 and not pieces[-1].strip()
+            parts.append(("blank", "long" if last else "short"))
+    return parts
 
 
 CLI_TEXT = {

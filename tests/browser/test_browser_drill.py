@@ -100,8 +100,8 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     expect(page.locator("#verdict-h")).to_contain_text("お題の数ができました")
     assert page.url.endswith("/drill/1/result")  # a page of its own: reload and back send nothing again
     page.reload()
-    expect(page.locator(".streak")).to_have_text("連続正解：1")
-    expect(page.locator(".streak")).to_have_text("連続正解：1")
+    expect(page.locator(".streak")).to_have_text("連続正解（せいかい）：1")
+    expect(page.locator(".streak")).to_have_text("連続正解（せいかい）：1")
     expect(page.locator(".score-line")).to_contain_text("記号の点1 × 数字ダイス4個 = 4点")
     shot(page, "result-360-ja")
 
@@ -174,7 +174,7 @@ def test_a_wrong_value_opens_the_working(server, browser):
     sync_api.expect(lines.last).to_contain_text("125 − 1 = 124")
     sync_api.expect(lines.last.locator("mark")).to_have_text("124")
     sync_api.expect(panel).to_contain_text("左から順")  # the reason, in Japanese
-    sync_api.expect(panel).to_contain_text("6のダイスをさかさまに")  # 92 was made with the 6 read as 9
+    sync_api.expect(panel).to_contain_text("6の目のサイコロをさかさまに")  # 92 was made with the 6 read as 9
     shot(page, "result-working-360-ja")
     box = panel.bounding_box()
     assert box and box["width"] <= 360

@@ -99,7 +99,7 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     # The solver's advice on request: a thinking state, then the choices.
     page.click("#advice-button")
     expect(page.locator("#advice-list li").first).to_be_visible(timeout=60_000)
-    expect(page.locator("#advice-list li.advice-best")).to_contain_text("とれそうな点")
+    expect(page.locator("#advice-list li.advice-best")).to_contain_text("とれそうな得点")
 
     answered = answer_or_give_up(page, after)
     expect(page.locator("#score")).to_be_visible()

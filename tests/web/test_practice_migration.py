@@ -1,4 +1,4 @@
-"""Migration 0003 (practice) on top of a database that already holds games and a class: nothing is lost."""
+"""Migration 0005 (practice) on top of a database that already holds games and a class: nothing is lost."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_upgrading_a_database_with_rows_in_it_keeps_them(tmp_path, monkeypatch):
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
     with app.app_context():
-        upgrade(directory=str(MIGRATIONS), revision="0002")
+        upgrade(directory=str(MIGRATIONS), revision="0004")
         db.session.execute(text("INSERT INTO players (id, token_hash, nickname, created_at, version) "
                                 "VALUES (1, 'abc', 'Ken', '2026-11-01 10:00:00', 1)"))  # fmt: skip
         db.session.execute(text(
@@ -38,7 +38,7 @@ def test_upgrading_a_database_with_rows_in_it_keeps_them(tmp_path, monkeypatch):
         assert not PRACTICE_TABLES & tables()
         db.session.remove()  # every transaction ended: a migration takes the write lock
         upgrade(directory=str(MIGRATIONS))
-        assert db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
         assert PRACTICE_TABLES <= tables()
         assert db.session.execute(text("SELECT nickname FROM players")).scalar() == "Ken"
         assert db.session.execute(text("SELECT count(*) FROM games")).scalar() == 1
@@ -49,9 +49,7 @@ def test_upgrading_a_database_with_rows_in_it_keeps_them(tmp_path, monkeypatch):
     assert client.post("/api/practice/answer", json={"id": problem["id"], "give_up": True}).status_code == 200
     with app.app_context():
         db.session.remove()
-        downgrade(
-            directory=str(MIGRATIONS), revision="0002"
-        )  # and back: the practice tables go, nothing else
+        downgrade(directory=str(MIGRATIONS), revision="0004")  # back: the practice tables go, nothing else
         assert not PRACTICE_TABLES & tables()
         assert db.session.execute(text("SELECT count(*) FROM games")).scalar() == 1
         db.session.remove()

@@ -277,3 +277,22 @@ def test_without_the_ipa_font_file_the_cid_font_is_used(monkeypatch):
         for _, faces, name in _nets(reader.pages[number], reader):
             found[(name, tuple(sorted(faces)))] += 1
     assert found == _expected_dice("ja")
+
+
+def test_the_nets_geometry_folds_where_squares_meet_and_under_every_tab():
+    from suji.worksheets.dice_nets import geometry
+
+    lines = geometry.net_lines()
+    assert len(lines) == 6 * 4 - 5  # every side once: the five edges two squares share are drawn once
+    folds = {(s, side) for s, side, kind in lines if kind == "fold"}
+    assert set(geometry.NET_TABS) <= folds and len(folds) == 5 + len(geometry.NET_TABS)
+    assert sum(1 for *_, kind in lines if kind == "cut") == 7
+    # A tab starts at its side's two ends, reaches TAB outwards and slants in at 45°.
+    for square, side in geometry.NET_TABS:
+        start, a, b, end = geometry.tab_outline(square, side, 0.0, 0.0)
+        first, last, (nx, ny) = geometry.square_side(square, side, 0.0, 0.0)
+        assert (start, end) == (first, last)
+        for corner, base in ((a, start), (b, end)):
+            out = (corner[0] - base[0]) * nx + (corner[1] - base[1]) * ny
+            along = abs((corner[0] - base[0]) * ny) + abs((corner[1] - base[1]) * nx)
+            assert out == pytest.approx(geometry.TAB) and along == pytest.approx(geometry.TAB)

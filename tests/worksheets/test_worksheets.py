@@ -312,8 +312,8 @@ def test_pdf_text_has_the_japanese_title_and_every_problem():
     pages = pdf_pages(worksheet_pdf(ws))
     text = squeeze("".join(pages))
     assert "「すうじであそぼ」練習プリント" in squeeze(pages[0])
-    assert "名前" in pages[0] and "日付" in pages[0]
-    assert "プリント番号：pdf" in squeeze(pages[0])
+    assert "名前" in pages[0] and "年" in pages[0] and "組" in pages[0] and "月" in pages[0] and "日付" not in pages[0]
+    assert "プリント番号" not in pages[0] and "pdf" in squeeze(pages[0]).split("ページ")[0][-12:]  # the seed, small, in the footer
     for version in ws.versions:
         for p in version.problems:
             numbers = "".join(map(str, p.roll.number_dice))
@@ -364,7 +364,7 @@ def test_pdf_of_a_mixed_sheet_shows_each_problem_level_and_a_level_column_in_the
         numbers = "".join(map(str, p.roll.number_dice))
         # The number, its level, then the dice: the label sits in the problem's box.
         assert re.search(rf"{p.number}レベル{p.level}お題ダイス.*?{numbers}", sheet)
-    assert "#レベルお題ダイス" in key
+    assert "番号レベルお題ダイス" in key
     for p in problems:
         assert (
             f"{p.number}{p.level}{''.join(map(str, p.roll.target_dice))}{p.key.target}{p.key.best_score}"

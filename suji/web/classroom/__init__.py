@@ -13,9 +13,14 @@ PostgreSQL database serve one class. Errors in JSON are {"error": {"code", "mess
 
 from __future__ import annotations
 
-from suji.web.classroom import pupils, teacher  # noqa: F401  (their views join the blueprint)
+from suji.web.accounts import store as accounts_store
+from suji.web.classroom import pupils, store, teacher  # noqa: F401  (their views join the blueprint)
 from suji.web.classroom.access import bp
 from suji.web.classroom.store import purge_expired
 from suji.web.classroom.teacher import POLL_MS, only_this_computer
+
+# An account deleted takes its class sessions with it.
+if store.delete_teacher_sessions not in accounts_store.ON_DELETE:
+    accounts_store.ON_DELETE.append(store.delete_teacher_sessions)
 
 __all__ = ["POLL_MS", "bp", "only_this_computer", "purge_expired"]

@@ -1,7 +1,7 @@
 """Who may do what in class mode, checked on every request: the blueprint, its guards and its error answers.
 
-- the teacher by a long random token, given once as a private link and kept in a cookie (only its hash stored):
-  `teacher_required` turns a URL's session id into the session, or into 403 (no teacher's link) / 404 (no such
+- the teacher by a long random token, given once as a private link and kept in a cookie (only its hash stored),
+  or by the signed-in teacher account that made the session (suji.web.accounts): `teacher_required` turns a URL's session id into the session, or into 403 (no teacher's link) / 404 (no such
   session, e.g. deleted) before the view runs;
 - a pupil by a random token in a cookie, hashed in the pupil's row, and by the join code in every URL:
   `pupil_required` turns a URL's code into the session and this browser's pupil, or sends the browser to join.
@@ -21,6 +21,7 @@ from sqlalchemy import and_, select
 from werkzeug.wrappers import Response
 
 from suji.play.classroom import ENDED, PAUSED, RUNNING, WAITING, ClassError, clean_code
+from suji.web.accounts.access import current_teacher
 from suji.web.classroom import store
 from suji.web.classroom_models import ClassSession, ClassStudent
 from suji.web.errors import render_error
@@ -94,16 +95,22 @@ def int_field(value: object) -> int | None:
 
 
 def teacher_session(session_id: int) -> ClassSession | None:
-    """The session if this browser holds its teacher token (a forged or missing token is as good as none)."""
+    """The session if this browser holds its teacher token, or the signed-in teacher's account owns it (a forged
+    or missing token is as good as none)."""
     if not 0 < session_id <= MAX_ID:
         return None
     token = request.cookies.get(TEACHER_COOKIE.format(id=session_id), "")
-    if not 20 <= len(token) <= 100:
+    teacher = current_teacher()
+    if not 20 <= len(token) <= 100 and teacher is None:
         return None
     cls = db.session.get(ClassSession, session_id)
-    if cls is None or not hmac.compare_digest(cls.teacher_hash, token_hash(token)):
+    if cls is None:
         return None
-    return cls
+    if teacher is not None and cls.teacher_id == teacher.id:
+        return cls
+    if 20 <= len(token) <= 100 and hmac.compare_digest(cls.teacher_hash, token_hash(token)):
+        return cls
+    return None
 
 
 def gone(session_id: int) -> bool:
@@ -139,7 +146,8 @@ def teacher_required(json: bool = False) -> Callable[[Callable[..., Any]], Calla
 
 
 def my_sessions(limit: int) -> list[ClassSession]:
-    """The class sessions this browser holds the teacher's token of (its bookmarked links), newest first."""
+    """The class sessions this browser holds the teacher's token of (its bookmarked links) and those of the
+    signed-in teacher's account, newest first."""
     prefix = TEACHER_COOKIE.split("{id}")[0]
     held = sorted(
         ((int(name[len(prefix) :]), token) for name, token in request.cookies.items()
@@ -148,10 +156,15 @@ def my_sessions(limit: int) -> list[ClassSession]:
     )[:limit]  # fmt: skip
     ids = [i for i, _ in held if 0 < i <= MAX_ID]
     found = {c.id: c for c in db.session.scalars(select(ClassSession).where(ClassSession.id.in_(ids)))}
-    return [
-        found[i] for i, token in held
+    mine = {
+        i: found[i] for i, token in held
         if i in found and 20 <= len(token) <= 100 and hmac.compare_digest(found[i].teacher_hash, token_hash(token))
-    ]  # fmt: skip
+    }  # fmt: skip
+    teacher = current_teacher()
+    if teacher is not None:
+        owned = select(ClassSession).where(ClassSession.teacher_id == teacher.id)
+        mine.update((c.id, c) for c in db.session.scalars(owned.order_by(ClassSession.id.desc()).limit(limit)))
+    return [mine[i] for i in sorted(mine, reverse=True)[:limit]]
 
 
 # ---- pupils ----

@@ -120,6 +120,14 @@ def delete_session(cls: ClassSession) -> None:
     db.session.commit()
 
 
+def delete_teacher_sessions(teacher_id: int) -> None:
+    """An account deleted (suji.web.accounts.store.delete_teacher): its sessions go with it (not committed)."""
+    owned = select(ClassSession.id).where(ClassSession.teacher_id == teacher_id).scalar_subquery()
+    for table in (ClassAttempt, ClassAnswer, ClassStudent):
+        db.session.execute(delete(table).where(table.session_id.in_(owned)))
+    db.session.execute(delete(ClassSession).where(ClassSession.teacher_id == teacher_id))
+
+
 # ---- a pupil's work ----
 
 

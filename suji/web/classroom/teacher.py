@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import flash, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
@@ -30,6 +30,7 @@ from suji.play.classroom import (
     Clock,
     clock,
 )
+from suji.web.accounts.access import current_teacher
 from suji.web.classroom import store
 from suji.web.classroom.access import (
     PHASE_NAMES,
@@ -45,7 +46,7 @@ from suji.web.classroom_models import ClassSession, ClassStudent
 from suji.web.extensions import db
 from suji.web.furigana import teacher_page
 from suji.web.models import token_hash, utcnow
-from suji.web.settings import local_zone
+from suji.web.settings import local_time
 
 NEW_LINK_KEY = (
     "class_new_link"  # the private link, shown once on the dashboard right after the session is made
@@ -60,6 +61,7 @@ STALE = lazy_gettext(
     "That was already done (the page may have been sent twice). Here is the class as it is now."
 )
 DELETED = lazy_gettext("The class session and all its answers are deleted.")
+CLAIMED = lazy_gettext("This class session is in your teacher account now: it opens wherever you log in.")
 RELEASED_NOTE = lazy_gettext("%(name)s can join again with the same name, on any device, and carry on.")
 
 
@@ -104,9 +106,11 @@ def create() -> Response | tuple[str, int]:
     settings = core.with_seed(settings)
     problems = core.choose_problems(settings)
     token = secrets.token_urlsafe(32)
+    teacher = current_teacher()
+    owner = teacher.id if teacher is not None else None
     for _ in range(10):  # a code already in use (one in 244 million per session) is drawn again
         cls = ClassSession(
-            code=core.new_code(), teacher_hash=token_hash(token), status=WAITING,
+            code=core.new_code(), teacher_hash=token_hash(token), status=WAITING, teacher_id=owner,
             settings_json=json.dumps(settings.to_dict(), ensure_ascii=False),
             problems_json=json.dumps([p.to_dict() for p in problems], ensure_ascii=False),
         )  # fmt: skip
@@ -131,6 +135,14 @@ def teach(token: str) -> Response | tuple[str, int]:
     cls = db.session.scalar(select(ClassSession).where(ClassSession.teacher_hash == token_hash(token)))
     if cls is None:
         return not_teacher()
+    teacher = current_teacher()
+    if teacher is not None and cls.teacher_id is None:  # a link made before the account: the account keeps it now
+        cls.teacher_id = teacher.id
+        try:
+            db.session.commit()
+            flash(str(CLAIMED), "info")
+        except StaleDataError:
+            db.session.rollback()
     return _teacher_cookie(redirect(url_for("classroom.dashboard", session_id=cls.id), code=303), cls, token)
 
 
@@ -291,12 +303,6 @@ def summary(cls: ClassSession) -> str:
         phase=store.phase(cls), phase_names=PHASE_NAMES, mistake_name=core.mistake_name, lang=lang(),
         local_time=local_time,
     )  # fmt: skip
-
-
-def local_time(moment: datetime) -> str:
-    """A stored moment (UTC) as the school reads it: in the app's time zone, with the zone's name."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(local_zone()).strftime("%Y-%m-%d %H:%M %Z")
 
 
 @bp.get("/class/<int:session_id>/qr.svg")

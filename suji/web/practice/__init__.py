@@ -7,7 +7,7 @@ in, the download, deleting everything). JSON (suji.web.practice.api): /api/pract
 /hint and /on-track; errors there have the API's one shape (suji.web.errors).
 
 Storage and who the pupil is: suji.web.practice.store, answers and account, on the tables of
-suji.web.practice.models (migration 0003). The learner model itself is the library's (suji.learner).
+suji.web.practice.models (migration 0005). The learner model itself is the library's (suji.learner).
 """
 
 from __future__ import annotations

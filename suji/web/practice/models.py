@@ -1,7 +1,7 @@
 """Practice's tables: pupils' profiles, every answer, what answers taught about each item, refused sign-ins.
 
 On the games' database (suji.web.models: the same `db`, SQLite or PostgreSQL), made by the Alembic migration
-0003_practice. A profile has no name and no email: it is a random public id that only a cookie signed by the
+0005_practice. A profile has no name and no email: it is a random public id that only a cookie signed by the
 server names (suji.web.practice.store), the learner model's state (suji.learner.model.Learner as JSON, with the
 overall rating beside it as a column), days in a row, and the hash of its sign-in code. Every answer is a row:
 the item, what was written (kept in print when it reads as dice, else only the mistake's code), the outcome,
