@@ -106,10 +106,21 @@ def delete_everything(holder: Holder) -> int:
     if profile is None:
         keep_holder(None)
         return 0
-    gone = db.session.execute(delete(PracticeAnswer).where(PracticeAnswer.profile_id == profile.id)).rowcount
-    db.session.execute(delete(PracticeProfile).where(PracticeProfile.id == profile.id))
+    gone = delete_profiles([profile.id])
     db.session.commit()
     keep_holder(None)
+    return gone
+
+
+def delete_profiles(profile_ids: list[int]) -> int:
+    """Delete these profiles and every answer of theirs, in the caller's transaction (a class that deletes a
+    pupil can call this for the pupil's practice: suji.web.classes.store.PUPIL_DATA). Returns the answers."""
+    if not profile_ids:
+        return 0
+    gone = db.session.execute(
+        delete(PracticeAnswer).where(PracticeAnswer.profile_id.in_(profile_ids))
+    ).rowcount
+    db.session.execute(delete(PracticeProfile).where(PracticeProfile.id.in_(profile_ids)))
     return gone or 0
 
 
