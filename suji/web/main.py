@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
+from suji.core.dates import date_text, moment_text
 from suji.core.i18n import LANGUAGES
 from suji.web.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, select_locale
 from suji.web.redirects import safe_next
@@ -21,6 +22,9 @@ def inject_helpers() -> dict:
         "page_lang": select_locale(),
         "languages": LANGUAGES,
         "has_endpoint": lambda name: name in current_app.view_functions,
+        "date_text": date_text,  # a day as 12月2日 / 2 Dec (suji.core.dates)
+        # an aware moment in its own zone as 2026年12月2日 11:43 / 2 Dec 2026 11:43
+        "moment_text": lambda moment: moment_text(moment, select_locale(), moment.tzinfo),
     }
 
 

@@ -137,9 +137,20 @@ def local_zone() -> ZoneInfo:
 
 
 def local_time(moment: datetime) -> str:
-    """A stored moment (UTC) as the school reads it: in the app's time zone, with the zone's name."""
+    """A stored moment (UTC) as the school reads it, in the app's time zone: 2026年12月2日 11:43 (suji.core.dates)."""
+    from suji.core.dates import moment_text
+    from suji.web.i18n import select_locale
+
+    return moment_text(moment, select_locale(), local_zone())
+
+
+def local_date(moment: datetime) -> str:
+    """The day of a stored moment (UTC) in the app's time zone: 12月2日 (suji.core.dates)."""
+    from suji.core.dates import date_text
+    from suji.web.i18n import select_locale
+
     aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(local_zone()).strftime("%Y-%m-%d %H:%M %Z")
+    return date_text(aware.astimezone(local_zone()).date(), select_locale())
 
 
 def current_settings() -> Settings:

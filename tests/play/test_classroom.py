@@ -7,7 +7,6 @@ import io
 
 import pytest
 
-from suji.core.i18n import translate
 from suji.play import classroom as core
 from suji.play.classroom import ClassError, ClassSettings, Progress
 from suji.rules.dice import Roll
@@ -214,15 +213,17 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     data = core.results_csv(_grid(), "ja")
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert rows[0][:3] == [translate(core.TEXTS[k], "ja") for k in ("nickname", "total", "best_total")]
-    assert len(rows[0]) == 3 + 2 * 6 and len(rows) == 4
-    assert rows[0][8] == "第1問の式"
-    assert rows[1][:9] == ["Aki", "24", "34", "24", "24", "1", "0", translate("yes", "ja"), "21²+4+1"]
-    assert rows[2][0] == "'-Ben"  # a spreadsheet must not read a name as a formula
+    assert rows[0][:4] == ["番号", "名前", "合計", "最高得点"]  # a school's class list: 番号, 名前 (issue 25)
+    assert len(rows[0]) == 4 + 2 * 6 and len(rows) == 4
+    assert rows[0][9] == "第1問の式"
+    assert rows[1][:10] == ["1", "Aki", "24", "34", "24", "24", "1", "0", "○", "21²+4+1"]  # ○ for solved
+    assert rows[2][1] == "'-Ben"  # a spreadsheet must not read a name as a formula
     # not finished: no score yet; and a formula is no spreadsheet formula either
-    assert rows[2][9:15] == ["", "10", "1", "0", translate("no", "ja"), "'-1+2"]
-    assert rows[3] == ["ちえ", "0", "34", "", "24", "", "", "", "", "", "10", "", "", "", ""]
-    assert core.results_csv(_grid(), "en").decode("utf-8-sig").startswith("Name,Total,Best score")
+    assert rows[2][10:16] == ["", "10", "1", "0", "×", "'-1+2"]  # × for not solved, not いいえ
+    assert rows[3] == ["3", "ちえ", "0", "34", "", "24", "", "", "", "", "", "10", "", "", "", ""]
+    assert "はい" not in data.decode("utf-8-sig") and "いいえ" not in data.decode("utf-8-sig")
+    english = core.results_csv(_grid(), "en").decode("utf-8-sig")
+    assert english.startswith("No.,Name,Total,Best score") and ",solved," in english
 
 
 def test_csv_tells_a_skip_from_a_miss():
@@ -232,7 +233,7 @@ def test_csv_tells_a_skip_from_a_miss():
         [],
     )  # a skip after one try, and three tries missed
     rows = list(csv.reader(io.StringIO(core.results_csv(grid, "en").decode("utf-8-sig"))))
-    assert [r[7] for r in rows[1:]] == ["Skipped", "no"]
+    assert [r[8] for r in rows[1:]] == ["Skipped", "not solved"]
 
 
 def test_the_hints_lead_to_the_best_answer_the_class_scores_against():

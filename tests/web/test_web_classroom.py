@@ -503,7 +503,10 @@ def test_csv_summary_and_qr(app, client):
     assert code in response.headers["Content-Disposition"]
     summary = client.get(f"/class/{session_id}/summary").get_data(as_text=True)
     assert "けんた" in summary and problems(app, session_id)[0].best_formula in summary
-    assert " JST" in summary  # the date as the school reads it (SUJI_DAILY_TZ, Japan by default), not UTC
+    # The date as the school reads it (SUJI_DAILY_TZ, Japan by default): 2026年12月2日 11:43, not ISO, not "JST".
+    import re
+
+    assert re.search(r"作成\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}", summary) and " JST" not in summary
     qr = client.get(f"/class/{session_id}/qr.svg")
     assert qr.mimetype == "image/svg+xml" and qr.data.lstrip().startswith(b"<svg")
     import segno

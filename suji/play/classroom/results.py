@@ -44,6 +44,7 @@ OTHER_MISTAKE = N_("Another mistake")
 
 # The CSV's and the summary's column names.
 TEXTS = {
+    "number": N_("No."),
     "nickname": N_("Name"),
     "total": N_("Total"),
     "best_total": N_("Best score"),
@@ -55,6 +56,8 @@ TEXTS = {
     "problem_formula": N_("Problem %(number)s formula"),
     "yes": N_("yes"),
     "no": N_("no"),
+    "solved": N_("solved"),  # ○ in Japanese, as a school marks it
+    "not_solved": N_("not solved"),  # ×
 }
 
 
@@ -160,21 +163,22 @@ def _cell_text(text: str) -> str:
 def results_csv(grid: Results, lang: str) -> bytes:
     """The grid as CSV in UTF-8 with a byte-order mark (so a spreadsheet reads Japanese names right).
 
-    One row per pupil: name, total, best possible, then per problem the score, the attempts, the hints used,
-    whether it was solved (or skipped) and the last formula sent. A problem not reached is left empty.
+    One row per pupil: their number in the class (in the order they joined), name, total, best possible, then
+    per problem the score, the attempts, the hints used, whether it was solved (○, ×, or skipped) and the last
+    formula sent. A problem not reached is left empty.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    header = [translate(TEXTS[k], lang) for k in ("nickname", "total", "best_total")]
+    header = [translate(TEXTS[k], lang) for k in ("number", "nickname", "total", "best_total")]
     for p in grid.problems:
         header += [translate(TEXTS[k], lang, number=p.number)
                    for k in ("problem_score", "problem_best", "problem_attempts", "problem_hints",
                              "problem_solved", "problem_formula")]  # fmt: skip
     writer.writerow(header)
-    yes, no = translate(TEXTS["yes"], lang), translate(TEXTS["no"], lang)
+    yes, no = translate(TEXTS["solved"], lang), translate(TEXTS["not_solved"], lang)
     skipped = translate(MISTAKE_NAMES[SKIPPED], lang)  # moved on with tries left, apart from a miss
-    for row in grid.rows:
-        line: list[object] = [_cell_text(row.name), row.total, row.best_total]
+    for number, row in enumerate(grid.rows, start=1):
+        line: list[object] = [number, _cell_text(row.name), row.total, row.best_total]
         for problem, cell in zip(grid.problems, row.cells, strict=True):
             if cell is None:
                 line += ["", problem.best_score, "", "", "", ""]

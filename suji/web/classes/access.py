@@ -52,10 +52,10 @@ def _helpers() -> dict:
     from suji.play.classroom import mistake_name
     from suji.play.school.reports import STATUS_NAMES
     from suji.web.i18n import select_locale
-    from suji.web.settings import local_time
+    from suji.web.settings import local_date, local_time
 
     return {
-        "local_time": local_time, "local_date": lambda moment: local_time(moment)[:10], "mistake_name": mistake_name,
+        "local_time": local_time, "local_date": local_date, "mistake_name": mistake_name,
         "status_name": lambda status: translate(STATUS_NAMES[status], select_locale()),
     }  # fmt: skip
 

@@ -18,8 +18,9 @@
   Array.prototype.forEach.call(document.querySelectorAll("time.local-time"), function (el) {
     var when = new Date(el.getAttribute("datetime"));
     if (isNaN(when.getTime())) return;
+    // As suji.core.dates writes them on the server: 12月2日 11:43 / 2 Dec 11:43.
     el.textContent = when.toLocaleString(lang === "ja" ? "ja-JP" : "en-GB", {
-      weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
+      month: lang === "ja" ? "long" : "short", day: "numeric", hour: "numeric", minute: "2-digit"
     });
   });
 
