@@ -47,6 +47,7 @@ SIZES: dict[str, int] = {
     "target_numbers": 1024,  # the targets of some target dice (a few numbers); 729 sets of three dice 1–9
     "accept_language": 256,  # the page language for one Accept-Language header: "ja" or "en"
     "sub_formula_plan": 256,  # which choices of dice of one formula shape are formulas: up to 510 tuples, ~30 KB
+    "solver_terms": 64,  # the terms of a roll's number and ×/÷/constant/²/√ dice (suji.solver.terms): ~1 MB
     "squarefree": 4096,  # n = a²·b for one radicand: two ints
     "session_serializer": 4,  # Flask's session serializer, per secret key (one in practice)
     "session_cookie": 2048,  # what a session cookie's signature vouches for: its payload (< 4 KB), time, data

@@ -209,8 +209,9 @@ ADVICE_ROLLS = 12
 def _fresh_solve(roll: Roll) -> object:
     """solve() with its cache of terms emptied first, so every roll is timed from scratch."""
     from suji.solver import search as solver
+    from suji.solver import terms
 
-    solver._TERMS_CACHE.clear()
+    terms.clear_cache()
     return solver.solve(roll)
 
 

@@ -32,10 +32,12 @@ PROOF_ROLLS = 200
 def live_best(numbers, operators, level: int) -> dict[int, int]:
     """The live solver's best score of every target number: solve() on a roll asking for all of them."""
     roll = SimpleNamespace(number_dice=tuple(numbers), operator_dice=tuple(operators), targets=TARGETS)
-    from suji.solver.search import _best, _Dice, _find_hits, _terms_for, irreducible
+    from suji.solver.search import _best, irreducible
+    from suji.solver.sums import find_hits
+    from suji.solver.terms import DiceCounts, terms_for
 
-    dice = _Dice(roll, LEVEL_OPERATORS[level])  # type: ignore[arg-type]
-    hits = _find_hits(dice, _terms_for(dice), set(TARGETS))
+    dice = DiceCounts(roll, LEVEL_OPERATORS[level])  # type: ignore[arg-type]
+    hits = find_hits(dice, terms_for(dice), set(TARGETS))
     return {t: _best(t, irreducible(found)).score for t, found in hits.items()}
 
 

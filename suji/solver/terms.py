@@ -1,0 +1,214 @@
+"""Terms: every part of a formula between its + and − signs that a roll's dice can make, grouped by dice and value.
+
+A term is factors ([√] number [²]) joined by × ÷, with ×10/×11/×12 after a factor; it never holds + or −. The
+dice are counted as usage codes (one 5-bit field a distinct face, added up as ints: `DiceCounts`), so "do these
+dice fit in the roll" and "are these dice among those" are an addition and a mask. `Terms` grows every term a
+factor at a time as sets of values per set of dice (terms with the same dice and value are one entry), and
+spells out the faces only for the values asked for (`terms_of`), working backwards from the value.
+
+Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
+for hot loops). A √ of a non-square is irrational and left out (the caller lists every formula for rolls where
+such a term could still add up to a whole target).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from math import isqrt
+
+from suji.core.caching import LruDict
+from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
+from suji.rules.exact import Face, Rational, divide_all, multiply_all, q_div, q_mul
+
+Faces = tuple[Face, ...]
+FIELD = 5  # bits per die face in a usage code; a face appears at most 15 times
+
+
+class DiceCounts:
+    """The roll's dice as counts, with usage codes: one 5-bit field per distinct face, added up as ints."""
+
+    def __init__(self, roll: Roll, allowed: frozenset[str] | None) -> None:
+        self.numbers = Counter(roll.number_dice)
+        ops = Counter(f for f in roll.operator_dice if allowed is None or f in allowed)
+        self.plus = ops.pop(PLUS, 0)
+        self.minus = ops.pop(MINUS, 0)
+        self.mulops = ops
+        faces: list[Face] = sorted(self.numbers) + sorted(ops)
+        self.bit = {face: 1 << (FIELD * i) for i, face in enumerate(faces)}
+        counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
+        self.bias = sum((15 - c) << (FIELD * i) for i, c in enumerate(counts))
+        self.high = sum(16 << (FIELD * i) for i in range(len(faces)))
+
+    def fits(self, usage: int) -> bool:
+        """Whether a usage code needs no more dice of any face than were rolled."""
+        return not (usage + self.bias) & self.high
+
+
+def numbers(dice: DiceCounts) -> list[tuple[int, int, Faces]]:
+    """Every number the number dice can make: (usage, value, faces); a 6 may be read as 9."""
+    found: list[tuple[int, int, Faces]] = []
+    left = dict(dice.numbers)
+
+    def grow(value: int, usage: int, faces: Faces) -> None:
+        for die, count in left.items():
+            if not count:
+                continue
+            left[die] = count - 1
+            for digit in face_readings(die):
+                found.append((usage + dice.bit[die], value * 10 + digit, faces + (digit,)))
+                grow(value * 10 + digit, usage + dice.bit[die], faces + (digit,))
+            left[die] = count
+
+    grow(0, 0, ())
+    return found
+
+
+def factors(dice: DiceCounts) -> dict[int, list[tuple[int, Faces]]]:
+    """Every factor ([√] number [²]) with a rational value, grouped by usage code."""
+    groups: dict[int, list[tuple[int, Faces]]] = defaultdict(list)
+    square = dice.bit.get(SQUARE) if dice.mulops[SQUARE] else None
+    root = dice.bit.get(ROOT) if dice.mulops[ROOT] else None
+    for usage, n, faces in numbers(dice):
+        groups[usage].append((n, faces))
+        if square:
+            groups[usage + square].append((n * n, faces + (SQUARE,)))
+        if root:
+            r = isqrt(n)
+            if r * r == n:
+                groups[usage + root].append((r, (ROOT,) + faces))
+            if square and dice.fits(usage + root + square):
+                groups[usage + root + square].append((n, (ROOT,) + faces + (SQUARE,)))
+    return groups
+
+
+class Terms:
+    """Every term (factors joined by × ÷, constant dice after factors): for each set of dice, the set of values.
+
+    Terms are grown a factor at a time as sets of values per set of dice (so terms with the same dice and
+    value are one entry). Faces are spelled out (`terms_of`) only for the few values that make a target, by
+    working backwards from the value.
+    """
+
+    def __init__(self, dice: DiceCounts) -> None:
+        bias, high = dice.bias, dice.high
+        self.bias, self.high = bias, high
+        # factor_faces[usage][value]: the factors ([√] number [²]) with those dice and that value.
+        self.factor_faces: dict[int, dict[int, list[Faces]]] = {}
+        for usage, group in factors(dice).items():
+            if not (usage + bias) & high:
+                by_value = self.factor_faces.setdefault(usage, defaultdict(list))
+                for value, faces in group:
+                    by_value[value].append(faces)
+        factor_groups = [(u, set(by_value)) for u, by_value in self.factor_faces.items()]
+        self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
+        self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
+        fitting: dict[int, list[tuple[int, set[int]]]] = {}
+
+        # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
+        self.open: dict[int, set[Rational]] = defaultdict(set)
+        self.closed: dict[int, set[Rational]] = defaultdict(set)
+        frontier_open = {u: set(values) for u, values in factor_groups}
+        frontier_closed: dict[int, set[Rational]] = {}
+        while frontier_open or frontier_closed:
+            grown_open: dict[int, set[Rational]] = defaultdict(set)
+            grown_closed: dict[int, set[Rational]] = defaultdict(set)
+            for usage, values in frontier_open.items():
+                self.open[usage] |= values
+                for _, k, bit in self.consts:
+                    if not (usage + bit + bias) & high:
+                        multiply_all(values, (k,), grown_closed[usage + bit].add)
+            for usage, values in frontier_closed.items():
+                self.closed[usage] |= values
+            for frontier in (frontier_open, frontier_closed):
+                for usage, values in frontier.items():
+                    for op, bit in self.mulops:
+                        with_op = usage + bit
+                        if (with_op + bias) & high:
+                            continue
+                        groups = fitting.get(with_op)
+                        if groups is None:
+                            groups = fitting[with_op] = [
+                                (with_op + u, fv)
+                                for u, fv in factor_groups
+                                if not (with_op + u + bias) & high
+                            ]
+                        for joined, f_values in groups:
+                            grow = multiply_all if op == TIMES else divide_all
+                            grow(values, f_values, grown_open[joined].add)
+            frontier_open, frontier_closed = grown_open, grown_closed
+        # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
+        # fraction is never whole: with fewer than two ÷ dice, fractional terms never make a target.
+        whole_only = dice.mulops[DIVIDE] < 2
+        self.by_usage: dict[int, set[Rational]] = {}
+        for u in set(self.open) | set(self.closed):
+            values = self.open.get(u, set()) | self.closed.get(u, set())
+            if whole_only:
+                values = {v for v in values if type(v) is int}
+            if values:
+                self.by_usage[u] = values
+        self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
+
+    def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
+        """Every term with these dice and value that ends with a factor (open) or a constant die (closed)."""
+        key = (usage, value, is_open)
+        found = self._faces.get(key)
+        if found is not None:
+            return found
+        found = []
+        if is_open:
+            found.extend(self.factor_faces.get(usage, {}).get(value, ()))
+            for op, bit in self.mulops:
+                for f_usage, by_value in self.factor_faces.items():
+                    if not self.within(f_usage + bit, usage):
+                        continue
+                    rest = usage - bit - f_usage
+                    # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
+                    rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
+                    if not rest_open and not rest_closed:
+                        continue
+                    for f_value, f_faces in by_value.items():
+                        parent = q_div(value, f_value) if op == TIMES else q_mul(value, f_value)
+                        if parent in rest_open or parent in rest_closed:
+                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent) for b in f_faces)
+        else:
+            for face, k, bit in self.consts:
+                rest = usage - bit
+                if self.within(bit, usage) and rest:
+                    parent = q_div(value, k)
+                    if parent in self.open.get(rest, ()):
+                        found.extend(f + (face,) for f in self._spell(rest, parent, True))
+        self._faces[key] = found
+        return found
+
+    def within(self, part: int, whole: int) -> bool:
+        """Whether the dice of `part` are among those of `whole` (no 5-bit field of part exceeds whole's)."""
+        # Each field's top bit is free; a field that would go below zero borrows it.
+        return ((whole | self.high) - part) & self.high == self.high
+
+    def terms_of(self, usage: int, value: Rational) -> list[Faces]:
+        """Every term (as faces) with these dice and this value."""
+        found = []
+        if value in self.open.get(usage, ()):
+            found.extend(self._spell(usage, value, True))
+        if value in self.closed.get(usage, ()):
+            found.extend(self._spell(usage, value, False))
+        return found
+
+
+_TERMS = LruDict("solver_terms")  # DiceCounts key → Terms
+
+
+def terms_for(dice: DiceCounts) -> Terms:
+    """The terms of these number and ×/÷/constant/²/√ dice, cached: re-roll advice solves many rolls that
+    differ only in their + and − dice, which terms never use."""
+    key = (tuple(sorted(dice.numbers.elements())), tuple(sorted(dice.mulops.elements())))
+    terms = _TERMS.get(key)
+    if terms is None:
+        terms = Terms(dice)
+        _TERMS.put(key, terms)
+    return terms
+
+
+def clear_cache() -> None:
+    """Forget every roll's terms (the benchmark times each solve from scratch)."""
+    _TERMS.clear()
