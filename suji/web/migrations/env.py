@@ -29,16 +29,26 @@ def run_migrations_online() -> None:
     """Apply the migrations over the app's engine."""
     engine = current_app.extensions["migrate"].db.engine
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # SQLite alters a table by copying it and dropping the old one; with foreign keys on, that drop would
+            # delete every row that points at the table (ON DELETE CASCADE). Off for the migrations (it only takes
+            # effect outside a transaction, so on the raw connection before SQLAlchemy begins one), on again after.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")
         context.configure(
             connection=connection,
             target_metadata=_metadata(),
             render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters tables by copying them
             compare_type=True,
         )
-        with context.begin_transaction():
-            if connection.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            context.run_migrations()
+        try:
+            with context.begin_transaction():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                context.run_migrations()
+        finally:
+            if sqlite:
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
 
 
 if context.is_offline_mode():
