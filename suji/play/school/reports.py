@@ -1,0 +1,303 @@
+"""What a teacher reads about a class: per assignment who finished and how, the alerts, and every report as CSV.
+
+    problems + each pupil's work + every attempt's mistake ──assignment_report──▶ AssignmentReport ──csv──▶ bytes
+    the roster's last activity + the homework due + each pupil's answers by skill ──alerts──▶ Alert…
+
+Pure functions of the stored values (suji.web.classes reads the rows): no Flask, no database. The most common
+mistake is the checker's error code counted most often (ties to the first in alphabetical order, so every
+server shows the same one), named in the teacher's language by class mode's names (suji.play.classroom).
+A spreadsheet cell that could be read as a formula gets a quote mark first (class mode's guard).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from suji.core.i18n import N_, translate
+from suji.play.classroom import ClassProblem, Progress, mistake_name, results
+from suji.play.classroom.results import ProblemColumn, _cell_text
+
+NOT_STARTED, WORKING, FINISHED, FINISHED_LATE = "not_started", "working", "finished", "finished_late"
+STATUS_NAMES = {
+    NOT_STARTED: N_("Not started"),
+    WORKING: N_("Working on it"),
+    FINISHED: N_("Finished"),
+    FINISHED_LATE: N_("Finished late"),
+}
+INACTIVE_DAYS = 7
+NOT_STARTED_DAYS = 2
+MISSES_IN_A_ROW = 3
+
+TEXTS = {
+    "number": N_("No."),
+    "name": N_("Name"),
+    "status": N_("Status"),
+    "score": N_("Score"),
+    "best": N_("Best possible"),
+    "late": N_("Late"),
+    "started": N_("Started"),
+    "finished": N_("Finished at"),
+    "items": N_("Items done"),
+    "made": N_("Items made"),
+    "minutes": N_("Minutes"),
+    "problem": N_("Problem %(number)s"),
+    "yes": N_("yes"),
+    "no": N_("no"),
+}
+
+
+@dataclass(frozen=True)
+class PupilWork:
+    """One pupil's work on an assignment as stored: None fields when not started."""
+
+    name: str
+    number: int | None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    finished_late: bool = False
+    cells: Mapping[int, Progress] = None  # type: ignore[assignment]
+    first_scores: Mapping[int, int | None] = None  # type: ignore[assignment]
+    late_problems: frozenset[int] = frozenset()
+    items_done: int = 0
+    items_made: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    name: str
+    number: int | None
+    status: str
+    score: int
+    cells: tuple[Progress | None, ...]
+    late: bool
+    work: PupilWork
+
+
+@dataclass(frozen=True)
+class AssignmentReport:
+    """Everyone on the roster with their status and counted score, and per problem how the class did."""
+
+    problems: tuple[ClassProblem, ...]
+    rows: tuple[ReportRow, ...]
+    columns: tuple[ProblemColumn, ...]
+    first_attempt_only: bool
+    mistake: str | None  # the most common mistake over the whole assignment
+    mistake_count: int
+
+    @property
+    def best_total(self) -> int:
+        return sum(p.best_score for p in self.problems)
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.rows if r.status == status)
+
+    @property
+    def finished(self) -> int:
+        return self.count(FINISHED) + self.count(FINISHED_LATE)
+
+
+def _status(work: PupilWork) -> str:
+    if work.started_at is None:
+        return NOT_STARTED
+    if work.finished_at is None:
+        return WORKING
+    return FINISHED_LATE if work.finished_late else FINISHED
+
+
+def assignment_report(
+    problems: Sequence[ClassProblem],
+    pupils: Sequence[PupilWork],
+    mistakes: Iterable[tuple[int, str, int]],
+    first_attempt_only: bool = False,
+) -> AssignmentReport:
+    """The report of one assignment from its stored work (`mistakes` as (problem index, code, times))."""
+    from suji.play.school.homework import counted
+
+    mistakes = list(mistakes)
+    grid = results(problems, [(p.name, 0, dict(p.cells or {})) for p in pupils], mistakes)
+    rows = []
+    for work, grid_row in zip(pupils, grid.rows, strict=True):
+        firsts = work.first_scores or {}
+        score = sum(counted(c, firsts.get(i), first_attempt_only) for i, c in enumerate(grid_row.cells) if c)
+        if not problems:  # adaptive practice: items made
+            score = work.items_made
+        late = work.finished_late or bool(work.late_problems)
+        rows.append(ReportRow(work.name, work.number, _status(work), score, grid_row.cells, late, work))
+    overall = Counter()
+    for _, code, times in mistakes:
+        overall[code] += times
+    ranked = sorted(overall.items(), key=lambda item: (-item[1], item[0]))
+    return AssignmentReport(tuple(problems), tuple(rows), grid.columns, first_attempt_only,
+                            ranked[0][0] if ranked else None, ranked[0][1] if ranked else 0)  # fmt: skip
+
+
+def report_csv(report: AssignmentReport, lang: str) -> bytes:
+    """One assignment's report as CSV (UTF-8 with a BOM): a row per pupil, a column per problem's score."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    t = {k: translate(v, lang) for k, v in TEXTS.items() if k != "problem"}
+    header = [t["number"], t["name"], t["status"], t["score"], t["best"], t["late"]]
+    if report.problems:
+        header += [translate(TEXTS["problem"], lang, number=p.number) for p in report.problems]
+    else:
+        header += [t["items"], t["made"], t["minutes"]]
+    writer.writerow(header)
+    for row in report.rows:
+        line: list[object] = [row.number if row.number is not None else "", _cell_text(row.name),
+                              translate(STATUS_NAMES[row.status], lang), row.score,
+                              report.best_total if report.problems else "", t["yes"] if row.late else t["no"]]  # fmt: skip
+        if report.problems:
+            firsts = row.work.first_scores or {}
+            from suji.play.school.homework import counted
+
+            line += [counted(c, firsts.get(i), report.first_attempt_only) if c is not None and c.done else ""
+                     for i, c in enumerate(row.cells)]  # fmt: skip
+        else:
+            line += [row.work.items_done, row.work.items_made, round(row.work.seconds / 60, 1)]
+        writer.writerow(line)
+    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+
+
+# ---- alerts ----
+
+ALERT_TEXTS = {
+    "misses": N_("%(name)s missed %(count)s in a row on %(skill)s."),
+    "inactive": N_("%(name)s has not practised for %(days)s days."),
+    "never_active": N_("%(name)s has not signed in yet."),
+    "not_started": N_("%(name)s has not started “%(title)s”, due %(due)s."),
+}
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the teacher should look at: its kind (a key of ALERT_TEXTS), the pupil, what it is about."""
+
+    kind: str
+    pupil: str
+    params: Mapping[str, object]
+
+    def message(self, lang: str, translate_param=None) -> str:  # noqa: ANN001 - a callable (name, lang) → text
+        params = dict(self.params)
+        if translate_param is not None:
+            params = {k: translate_param(k, v, lang) for k, v in params.items()}
+        return translate(ALERT_TEXTS[self.kind], lang, name=self.pupil, **params)
+
+
+def misses_in_a_row(answers: Sequence[tuple[bool, frozenset[str]]], limit: int = MISSES_IN_A_ROW) -> dict[str, int]:
+    """The skills a pupil's latest answers (oldest first: made or not, the skills each asked for) missed at least
+    `limit` times in a row, with how many: a made answer that asks for a skill ends that skill's run."""
+    runs: dict[str, int] = {}
+    for made, skills in answers:
+        for skill in skills:
+            runs[skill] = 0 if made else runs.get(skill, 0) + 1
+    return {skill: n for skill, n in runs.items() if n >= limit}
+
+
+def inactive(last_active: datetime | None, added: datetime, now: datetime, days: int = INACTIVE_DAYS) -> str | None:
+    """"inactive" when a pupil last worked more than `days` ago, "never_active" when they were added that long
+    ago and have never worked; None otherwise."""
+    if last_active is None:
+        return "never_active" if now - added > timedelta(days=days) else None
+    return "inactive" if now - last_active > timedelta(days=days) else None
+
+
+def not_started_soon(opens_at: datetime | None, due_at: datetime, started: bool, now: datetime,
+                     days: int = NOT_STARTED_DAYS) -> bool:  # fmt: skip
+    """Whether an open assignment is due within `days` and the pupil has not started it."""
+    is_open = opens_at is None or opens_at <= now
+    return is_open and not started and now <= due_at <= now + timedelta(days=days)
+
+
+def mistake_text(code: str | None, lang: str) -> str:
+    return mistake_name(code, lang)
+
+
+# ---- skills over weeks ----
+
+WEEKS = 6  # the grid shows this many weeks, the current one last
+
+
+@dataclass(frozen=True)
+class Answered:
+    """One answer as the reports read it, from practice, homework or a live lesson: when (the school's day),
+    whether it made its goal, and the skills its problem asks for."""
+
+    day: object  # a datetime.date
+    made: bool
+    skills: frozenset[str]
+
+
+@dataclass(frozen=True)
+class WeekCell:
+    answered: int = 0
+    made: int = 0
+
+    @property
+    def share(self) -> float | None:
+        return self.made / self.answered if self.answered else None
+
+    @property
+    def band(self) -> str:
+        """How the week went, for the grid's colour: none, low (under half), mid (under 80%) or high."""
+        share = self.share
+        if share is None:
+            return "none"
+        return "low" if share < 0.5 else "mid" if share < 0.8 else "high"
+
+
+def week_starts(today, weeks: int = WEEKS) -> list:  # noqa: ANN001 - datetime.date
+    """The Mondays of the last `weeks` weeks, oldest first (the week of `today` last)."""
+    monday = today - timedelta(days=today.weekday())
+    return [monday - timedelta(weeks=weeks - 1 - i) for i in range(weeks)]
+
+
+def skill_weeks(answers: Iterable[Answered], starts: Sequence, skills: Sequence[str]) -> dict[str, tuple[WeekCell, ...]]:
+    """Per skill, one cell a week (from each Monday of `starts`): how many answers asked for it, how many made."""
+    counts = {s: [[0, 0] for _ in starts] for s in skills}
+    for answer in answers:
+        week = None
+        for i, start in enumerate(starts):
+            if start <= answer.day < start + timedelta(days=7):
+                week = i
+        if week is None:
+            continue
+        for skill in answer.skills:
+            if skill in counts:
+                counts[skill][week][0] += 1
+                counts[skill][week][1] += int(answer.made)
+    return {s: tuple(WeekCell(a, m) for a, m in cells) for s, cells in counts.items()}
+
+
+def skills_csv(rows: Sequence[tuple[str, int | None, Mapping[str, str], Mapping[str, Sequence[WeekCell]]]],
+               skills: Sequence[str], starts: Sequence, skill_name, level_name, lang: str) -> bytes:  # noqa: ANN001
+    """The pupil × skill grid as CSV: one line per pupil and skill, with the level now and each week's answers
+    made of answered. `rows` holds (name, number, {skill: level}, {skill: week cells})."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    header = [translate(TEXTS["number"], lang), translate(TEXTS["name"], lang), translate(N_("Skill"), lang),
+              translate(N_("Level now"), lang)]  # fmt: skip
+    header += [translate(N_("Week of %(day)s: made"), lang, day=d.isoformat()) for d in starts for _ in (0,)]
+    header += [translate(N_("Week of %(day)s: answered"), lang, day=d.isoformat()) for d in starts]
+    writer.writerow(header)
+    for name, number, levels, weeks in rows:
+        for skill in skills:
+            cells = weeks.get(skill, ())
+            writer.writerow([number if number is not None else "", _cell_text(name), skill_name(skill, lang),
+                             level_name(levels.get(skill, ""), lang) if levels.get(skill) else "",
+                             *[c.made for c in cells], *[c.answered for c in cells]])  # fmt: skip
+    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+
+
+def alerts_csv(alerts: Sequence[Alert], lang: str, message) -> bytes:  # noqa: ANN001 - Alert → text
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([translate(TEXTS["name"], lang), translate(N_("Alert"), lang)])
+    for alert in alerts:
+        writer.writerow([_cell_text(alert.pupil), _cell_text(message(alert))])
+    return "\ufeff".encode() + out.getvalue().encode("utf-8")
