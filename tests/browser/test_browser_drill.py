@@ -102,7 +102,7 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     page.reload()
     expect(page.locator(".streak")).to_have_text("連続正解（せいかい）：1")
     expect(page.locator(".streak")).to_have_text("連続正解（せいかい）：1")
-    expect(page.locator(".score-line")).to_contain_text("記号の点1 × 数字ダイス4個 = 4点")
+    expect(page.locator(".score-line")).to_contain_text("記号の点1 × 数字ダイス4個（こ） = 4点")  # 個 is taught in 5年: ruby at 4年
     shot(page, "result-360-ja")
 
     # Switch language on the result page: the same result, in English, and it sticks.

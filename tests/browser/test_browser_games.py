@@ -107,7 +107,7 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     assert first.status != games.OPEN and first.rerolled == 2
     if answered:
         assert first.score == max(0, first.points - 2)
-    expect(page.locator("#running-total")).to_have_text(f"合計: {first.score}点")
+    expect(page.locator("#running-total")).to_have_text(f"合計：{first.score}点")
     shot(page, "games-solo-result-360-ja")
 
     page.click("#next")
@@ -118,8 +118,8 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
         game = db.session.get(Game, game_id)
         total, best = game.total, game.best_total
         db.session.remove()
-    expect(page.locator("#final-total")).to_have_text(f"あなたの合計: {total}点")
-    expect(page.locator("#final-best")).to_have_text(f"同じサイコロでいちばん良い合計: {best}点")
+    expect(page.locator("#final-total")).to_have_text(f"あなたの合計：{total}点")
+    expect(page.locator("#final-best")).to_have_text(f"同じサイコロでとれるいちばん高い合計：{best}点")
     shot(page, "games-solo-final-360-ja")
 
     page.click("#games-home")

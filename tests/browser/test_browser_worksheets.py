@@ -54,7 +54,10 @@ def test_make_a_sheet_from_the_form_and_print_it(server, browser):
     expect(page.locator(".ws-problem")).to_have_count(10)
     expect(page.locator(".ws-toolbar")).to_be_visible()
     assert page.locator("h1").first.inner_text() == "4年2組 すうじであそぼ"
-    assert f"プリント番号：{seed}" in page.locator(".ws-seed").first.inner_text()
+    # The print number is a small number at the foot of the page, named in full only in its tooltip.
+    footer_number = page.locator(".ws-foot .ws-seed").first
+    assert footer_number.inner_text() == seed
+    assert footer_number.get_attribute("title") == f"プリント番号：{seed}"
     # Dice are drawn: squares with rounded corners, the face in the middle of the die.
     die = page.locator(".ws-problem").first.locator("svg.ws-die").first
     box = die.bounding_box()
@@ -214,17 +217,20 @@ def test_print_view_fills_whole_pages_and_names_the_version_on_each(server, brow
         assert len(texts) == 2 * len(sizes), (count, [t[:40] for t in texts])
         for i, text in enumerate(texts):
             version, number = divmod(i, len(sizes))
-            assert f"{'AB'[version]}版" in text, (count, i)  # every page, continuation pages too
+            assert f"プリント{'AB'[version]}" in text, (count, i)  # every page, continuation pages too
             if len(sizes) > 1:
                 assert f"{number + 1}/{len(sizes)}ページ" in text, (count, i)
-        # On each page the boxes reach the bottom (or their greatest height), and nothing runs over it.
+        # On each page the boxes reach the foot line (or their greatest height), and nothing runs over it.
         for sheet in page.locator(".ws-page").all():
             problems = sheet.locator(".ws-problem")
             assert problems.count() in sizes
             fit = sheet.evaluate(
                 """s => { const page = s.getBoundingClientRect();
                           const boxes = [...s.querySelectorAll('.ws-problem')].map(p => p.getBoundingClientRect());
-                          return {over: s.scrollHeight - s.clientHeight, gap: page.bottom - boxes.at(-1).bottom,
+                          // the page's small foot line (the print number) sits under the last box
+                          const foot = s.querySelector('.ws-foot');
+                          const floor = foot ? foot.getBoundingClientRect().top : page.bottom;
+                          return {over: s.scrollHeight - s.clientHeight, gap: floor - boxes.at(-1).bottom,
                                   tallest: Math.max(...boxes.map(b => b.height))}; }"""
             )
             assert fit["over"] <= 0, (count, fit)

@@ -42,7 +42,7 @@ def test_the_forms_in_japanese_put_the_blank_before_the_word():
 def test_print_view_has_the_school_forms_the_print_number_at_the_foot_and_the_teachers_key():
     settings = Settings(count=3, level=1, seed="7c", lang="ja", versions=2, score_box=True, furigana=0)
     html = worksheet_html(build_worksheet(settings))
-    assert html.count('class="ws-form ws-form-name"') == 2 and html.count('class="ws-form ws-form-score"') == 2
+    assert html.count('class="ws-form-part ws-form-name"') == 2 and html.count('class="ws-form-part ws-form-score"') == 2
     assert '<span class="ws-form-label">年</span>' in html and '<span class="ws-form-label">日（</span>' in html
     assert html.count('<span class="ws-seed" title="プリント番号：7c">7c</span>') == 2  # small, at each foot
     assert "プリントA" in html and "プリントB" in html and "版" not in html
