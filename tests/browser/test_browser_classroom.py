@@ -52,7 +52,8 @@ def test_a_class_with_a_teacher_and_three_pupils(server, browser):
     assert re.fullmatch(f"[{core.CODE_ALPHABET}]{{6}}", code)
     # Readable from the back of the room: the code is at least 90 px tall on a laptop screen.
     assert teacher.locator("#join-code").bounding_box()["height"] >= 90
-    assert teacher.locator("#qr").evaluate("img => img.naturalWidth") > 0
+    # The QR code is an image of its own: wait until the browser has drawn it (it may load after the page).
+    teacher.wait_for_function("() => { const img = document.querySelector('#qr'); return img.complete && img.naturalWidth > 0; }")
     shot(teacher, "class-dashboard-new-1280-en")
 
     phone = context_page(browser, 360, 740, "ja-JP", errors)
