@@ -1,11 +1,14 @@
 """Mastery levels per skill family (as Khan Academy names them), days in a row, and what an answer changed.
 
 A family's level comes from its record (suji.learner.model.Skill) and the chance the model gives the pupil on
-a typical item that needs the family — one of the bank's median difficulty among those items (`reference`):
+a typical item that needs the family — one of the bank's median difficulty among the "any target" items that
+need it (`reference`):
 
     Not started   no answer yet needed the family
     Attempted     at least one did
-    Familiar      a goal made with it, and a typical item's chance at least FAMILIAR (0.5)
+    Familiar      a goal made with it and a typical item's chance at least FAMILIAR (0.5), or FAMILIAR_MADE
+                  goals made with it whatever the chance (a weak pupil who keeps making goals with × sees
+                  it: "Attempted" after 19 goals made said nothing of their progress)
     Proficient    PROFICIENT_MADE goals made with it, and a chance at least PROFICIENT (0.7)
     Mastered      MASTERED_MADE goals made, a chance at least MASTERED (0.85), and the last three answers that
                   needed it all made without more than one hint
@@ -38,7 +41,7 @@ LEVEL_NAMES = {
     MASTERED: N_("Mastered"),
 }
 FAMILIAR_CHANCE, PROFICIENT_CHANCE, MASTERED_CHANCE = 0.5, 0.7, 0.85
-PROFICIENT_MADE, MASTERED_MADE = 3, 5
+FAMILIAR_MADE, PROFICIENT_MADE, MASTERED_MADE = 3, 3, 5
 MASTERED_RECENT = 3  # the last answers that must all be made (outcome at least 0.75: at most one hint)
 
 CHANGE_TEXT = {
@@ -51,10 +54,15 @@ CHANGE_TEXT = {
 
 
 def reference(bank: Bank) -> dict[str, float]:
-    """The difficulty of a typical item needing each family: the median prior of those items (0 for none)."""
+    """The difficulty of a typical item needing each family: the median prior of the "any target" items (the
+    drills' kind of problem) whose easiest route needs it (of all the items needing it if there are none; 0 for
+    none). Points goals are left out: they are there to stretch strong pupils, and counting them made the
+    typical × problem so hard that a pupil who made 19 goals with × in a row still read "Attempted"."""
+    plain = np.array([item.goal == 0 for item in bank.items], dtype=bool)
     found = {}
     for j, family in enumerate(FAMILIES):
-        priors = bank.prior[bank.needs[:, j] > 0]
+        needing = bank.needs[:, j] > 0
+        priors = bank.prior[needing & plain] if (needing & plain).any() else bank.prior[needing]
         found[family] = float(np.median(priors)) if len(priors) else 0.0
     return found
 
@@ -82,7 +90,7 @@ def level(skill: Skill, typical_chance: float) -> str:
     """The mastery level of one family (see the module docstring)."""
     if skill.answered == 0:
         return NOT_STARTED
-    if skill.made == 0 or typical_chance < FAMILIAR_CHANCE:
+    if skill.made == 0 or (typical_chance < FAMILIAR_CHANCE and skill.made < FAMILIAR_MADE):
         return ATTEMPTED
     recent = skill.recent[-MASTERED_RECENT:]
     if (

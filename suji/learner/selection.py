@@ -12,6 +12,11 @@ Besides:
   review doubles the wait (1, 2, 4 … MAX_INTERVAL days), a missed one makes it 1 day again. When a family is due
   and REVIEW_GAP answers have passed since the last review, the next item is a review: the most due family
   that is weakest (the lowest chance on a typical item), and only items that every way in needs it for;
+- a new skill when it is within reach: at the same moments, when no family is due and after NEW_AFTER answers, a
+  family the pupil has never met comes in as soon as an item that every way in needs it for has a chance of at least NEW_FLOOR (the
+  likeliest such family first); made, it comes back for review in two days, missed, tomorrow. Without this a
+  pupil of middling strength was never served a ² or √ problem (their items sit below the 0.75 aimed at), so
+  nothing could tell the pupil who can use them from the one who cannot;
 - always certified: every bank item carries a witness of its goal (suji.learner.items.certify), and the
   chooser hands back the item only; the caller checks the witness before serving.
 
@@ -43,7 +48,11 @@ RECENT_ITEMS = 60
 RECENT_ROLLS = 10
 REVIEW_GAP = 4
 MAX_INTERVAL = 32
-ADAPTIVE, REVIEW, MISTAKE = "adaptive", "review", "mistake"
+NEW_FLOOR = 0.4  # the chance an item needing a family never met must have for the family to come in
+NEW_AFTER = 10  # answers before new families come in: by then the everyday ones (+ −, joined digits) are met
+ADAPTIVE, REVIEW, MISTAKE, NEW = "adaptive", "review", "mistake", "new"
+MODES = (ADAPTIVE, REVIEW, MISTAKE, NEW)
+SPACED = (REVIEW, NEW)  # the modes that reset the count of answers since the last spaced item
 
 
 def target_chance(rng: random.Random) -> float:
@@ -117,6 +126,31 @@ def due_family(learner: Learner, today: date, references: dict[str, float]) -> s
     )
 
 
+def new_family(bank: Bank, learner: Learner, logits: np.ndarray, allowed: np.ndarray) -> str | None:
+    """A family the pupil has never met whose likeliest allowed item (one that every way in needs it for) has a
+    chance of at least NEW_FLOOR: of those, the one with the likeliest such item; None for none (and during a
+    new pupil's first NEW_AFTER answers, when every family is still unmet)."""
+    if learner.rating.plays < NEW_AFTER:
+        return None
+    floor = math.log(NEW_FLOOR / (1.0 - NEW_FLOOR))
+    best: tuple[float, int] | None = None
+    for j, family in enumerate(FAMILIES):
+        if learner.skill(family).answered:
+            continue
+        needing = allowed & bank.requires[:, j]
+        if not needing.any():
+            continue
+        likeliest = float(logits[needing].max())
+        if likeliest >= floor and (best is None or (likeliest, -j) > (best[0], -best[1])):
+            best = (likeliest, j)
+    return None if best is None else FAMILIES[best[1]]
+
+
+def since_spaced(mode: str, since: int) -> int:
+    """The count of answers since the last review or new skill, after an answer served in `mode`."""
+    return 0 if mode in SPACED else since + 1
+
+
 def choose(
     bank: Bank,
     learner: Learner,
@@ -150,6 +184,8 @@ def choose(
                 allowed, mode = reviewing, REVIEW
             else:
                 family = None
+        if family is None and (family := new_family(bank, learner, logits, allowed)) is not None:
+            allowed, mode = allowed & bank.requires[:, FAMILY_INDEX[family]], NEW
     if not allowed.any():  # a pupil who has seen the whole bank lately: recency gives way
         allowed[:] = True
     p = target_chance(rng)
@@ -179,10 +215,11 @@ def after_answer(
     today: date,
     references: dict[str, float],
 ) -> Learner:
-    """The review dates after an answer. A review made doubles the family's wait (up to MAX_INTERVAL days), a
-    review missed makes it one day; any other miss makes the item's weakest family due tomorrow."""
+    """The review dates after an answer. A review (or a new skill's first item) made doubles the family's wait
+    (up to MAX_INTERVAL days; two days after a first), a review missed makes it one day; any other miss makes
+    the item's weakest family due tomorrow."""
     skills = list(learner.skills)
-    if mode == REVIEW and family is not None:
+    if mode in SPACED and family is not None:
         i = FAMILY_INDEX[family]
         interval = min(MAX_INTERVAL, max(1, skills[i].interval) * 2) if made else 1
         skills[i] = replace(skills[i], interval=interval, due=today + timedelta(days=interval))

@@ -45,7 +45,7 @@ from suji.learner.families import (
 from suji.learner.items import Item
 from suji.learner.mastery import overall_rating, reference, typical_shares
 from suji.learner.model import ItemRating, Learner, outcome, update, written_families
-from suji.learner.selection import REVIEW, ItemStats, after_answer, choose
+from suji.learner.selection import REVIEW, ItemStats, after_answer, choose, since_spaced
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
 from suji.rules.exact import Face
 from suji.rules.formula import format_faces
@@ -308,7 +308,7 @@ def run(
             ratings[item.key] = step.item
             stats = stats.with_item(bank, item.key, step.item)
             recent[k].insert(0, item.key)
-            since_review[k] = 0 if choice.mode == REVIEW else since_review[k] + 1
+            since_review[k] = since_spaced(choice.mode, since_review[k])
             result.reviews += choice.mode == REVIEW
             result.outcomes.append(score)
             result.predicted.append(choice.predicted)

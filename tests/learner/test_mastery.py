@@ -35,6 +35,8 @@ def test_the_mastery_levels():
     assert level(skill(3, 0), 0.9) == ATTEMPTED  # tried, never made
     assert level(skill(3, 1), 0.4) == ATTEMPTED  # made once, but a typical item is still unlikely
     assert level(skill(3, 1), 0.5) == FAMILIAR
+    assert level(skill(20, 3), 0.2) == FAMILIAR  # goals made again and again: familiar, however hard it still is
+    assert level(skill(20, 2), 0.2) == ATTEMPTED
     assert level(skill(6, 3), 0.7) == PROFICIENT
     assert level(skill(6, 2), 0.95) == FAMILIAR  # not enough goals made yet for more
     assert level(skill(9, 5, (1.0, 1.0, 0.75)), 0.85) == MASTERED

@@ -179,3 +179,36 @@ def test_item_statistics_of_stored_ratings():
         bank, {bank.items[1].key: ItemRating(Rating(0.7, plays=3)), "nothing.here.+.0": ItemRating()}
     )
     assert list(stats.corrections) == [0.0, 0.7] and list(stats.plays) == [0, 3]
+
+
+def _met_everything_but_roots(theta: float, root: float = 0.0, plays: int = selection.NEW_AFTER) -> Learner:
+    """A pupil past the first answers who has met every family but √ (whose offset is `root`)."""
+    skills = [Skill(Rating(0.0, 1.0, 5)) for _ in Learner().skills]
+    skills[FAMILY_INDEX[ROOT_FAMILY]] = Skill(Rating(root))
+    return Learner(Rating(theta, 1.0, plays), tuple(skills))
+
+
+def test_a_family_never_met_comes_in_once_its_items_are_within_reach():
+    # Two easy items without √ and two a little harder with it: the usual choice is an easy one.
+    bank = small_bank([-1.1, -1.1, 0.0, 0.0], root_from=2)
+    refs, stats = reference(bank), ItemStats.empty(bank)
+    ready = _met_everything_but_roots(0.0)  # a √ item at 50% (≥ NEW_FLOOR)
+    new = choose(bank, ready, stats, [], random.Random(0), TODAY, refs, since_review=selection.REVIEW_GAP)
+    assert (new.mode, new.family) == (selection.NEW, ROOT_FAMILY) and ROOT_FAMILY in new.item.requires
+    # Not between spaced items, not while out of reach, not in a new pupil's first answers, not once met.
+    assert choose(bank, ready, stats, [], random.Random(0), TODAY, refs, since_review=1).mode == selection.ADAPTIVE
+    far = _met_everything_but_roots(-1.0)  # 27%
+    assert choose(bank, far, stats, [], random.Random(0), TODAY, refs).mode == selection.ADAPTIVE
+    fresh = _met_everything_but_roots(0.0, plays=selection.NEW_AFTER - 1)
+    assert choose(bank, fresh, stats, [], random.Random(0), TODAY, refs).mode == selection.ADAPTIVE
+    skills = list(ready.skills)
+    skills[FAMILY_INDEX[ROOT_FAMILY]] = Skill(Rating(0.0, 1.0, 1))
+    met = Learner(ready.rating, tuple(skills))
+    assert choose(bank, met, stats, [], random.Random(0), TODAY, refs).mode == selection.ADAPTIVE
+    # Made, it comes back in two days; missed, tomorrow; the spaced count starts again after it.
+    made = after_answer(ready, new.item, True, selection.NEW, ROOT_FAMILY, TODAY, refs)
+    assert made.skill(ROOT_FAMILY).due == TODAY + timedelta(days=2)
+    missed = after_answer(ready, new.item, False, selection.NEW, ROOT_FAMILY, TODAY, refs)
+    assert missed.skill(ROOT_FAMILY).due == TODAY + timedelta(days=1)
+    assert selection.since_spaced(selection.NEW, 7) == 0 == selection.since_spaced(REVIEW, 3)
+    assert selection.since_spaced(selection.ADAPTIVE, 3) == 4

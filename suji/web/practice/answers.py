@@ -20,7 +20,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from suji.learner.items import Item
 from suji.learner.mastery import Change, changes
 from suji.learner.model import ItemRating, Learner, Rating, outcome, time_weight, update, written_families
-from suji.learner.selection import REVIEW, after_answer
+from suji.learner.selection import after_answer, since_spaced
 from suji.rules.formula import format_faces
 from suji.rules.scoring import CheckResult, check
 from suji.web.extensions import db
@@ -130,7 +130,7 @@ def record(
         profile.learner_json = json.dumps(after.to_dict())
         profile.rating = store.overall(after)
         profile.answered = after.answered
-        profile.since_review = 0 if pending.mode == REVIEW else profile.since_review + 1
+        profile.since_review = since_spaced(pending.mode, profile.since_review)
         profile.days_last, profile.days_streak, profile.days_longest = days.last, days.streak, days.longest
         profile.last_seen_at = now
         stat.correction, stat.uncertainty = step.item.rating.value, step.item.rating.uncertainty

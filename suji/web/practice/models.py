@@ -61,7 +61,7 @@ class PracticeAnswer(db.Model):  # type: ignore[name-defined]
     )
     problem: Mapped[str] = mapped_column(String(24), nullable=False)  # the served problem's random name
     item_key: Mapped[str] = mapped_column(String(40), nullable=False, index=True)
-    mode: Mapped[str] = mapped_column(String(10), nullable=False)  # adaptive, review or mistake
+    mode: Mapped[str] = mapped_column(String(10), nullable=False)  # adaptive, review, mistake or new (suji.learner.selection.MODES)
     level: Mapped[int] = mapped_column(Integer, nullable=False)
     goal: Mapped[int] = mapped_column(Integer, nullable=False)
     predicted: Mapped[float] = mapped_column(Float, nullable=False)  # the chance when it was served

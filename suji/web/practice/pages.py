@@ -22,7 +22,7 @@ from suji.learner.families import FAMILIES, FAMILY_NAMES
 from suji.learner.hints import route_hints
 from suji.learner.mastery import LEVEL_NAMES, Change, display_rating, levels
 from suji.learner.model import best_route
-from suji.learner.selection import MISTAKE, REVIEW
+from suji.learner.selection import MISTAKE, NEW, REVIEW
 from suji.learner.signin import SigninError
 from suji.rules.scoring import check, pretty_value
 from suji.rules.working import checked_working
@@ -65,7 +65,7 @@ def play() -> str:
     return render_template(
         "practice/play.html", item=item, roll=item.roll, dice_json=json.dumps(item.roll.to_dict()), pending=pending, problem_id=store.problem_id(holder, pending),
         learner=learner, rating=display_rating(store.overall(learner)), new_pupil=profile is None or not profile.answered,
-        hints=[h.message(_lang()) for h in shown[: pending.hints]], hint_count=len(shown), review=pending.mode == REVIEW,
+        hints=[h.message(_lang()) for h in shown[: pending.hints]], hint_count=len(shown), review=pending.mode == REVIEW, new_skill=pending.mode == NEW,
         mistake=pending.mode == MISTAKE, formula=request.args.get("formula", "")[: answers.MAX_FORMULA],
     )  # fmt: skip
 

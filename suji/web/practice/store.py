@@ -40,7 +40,7 @@ from suji.learner.model import (
     Rating,
     best_route,
 )
-from suji.learner.selection import ADAPTIVE, MISTAKE, REVIEW, REVIEW_GAP, ItemStats, choose
+from suji.learner.selection import ADAPTIVE, MODES, REVIEW_GAP, ItemStats, choose
 from suji.web.extensions import db
 from suji.web.models import utcnow
 from suji.web.practice.models import PracticeAnswer, PracticeItemStat, PracticeProfile, PracticeSigninFailure
@@ -87,7 +87,7 @@ class Pending:
         key, nonce, served, predicted, mode, family, hints = data
         if not (isinstance(key, str) and isinstance(nonce, str) and isinstance(served, int)):
             return None
-        if not isinstance(predicted, int | float) or mode not in (ADAPTIVE, REVIEW, MISTAKE):
+        if not isinstance(predicted, int | float) or mode not in MODES:
             return None
         if not (family is None or isinstance(family, str)) or not isinstance(hints, int):
             return None
