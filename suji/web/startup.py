@@ -100,7 +100,10 @@ def check_database(app: Flask) -> None:
     try:
         connection = engine.connect()
     except SQLAlchemyError as error:
-        raise StartupError("database_unreachable", database=_shown(app), reason=_reason(error)) from None
+        reason = _reason(error)
+        # SQLite sets WAL mode as it connects, which a read-only file or folder refuses already
+        code = "database_read_only" if "readonly" in reason.replace("-", "").lower() else "database_unreachable"
+        raise StartupError(code, database=_shown(app), reason=reason) from None
     try:
         with connection:
             transaction = connection.begin()
