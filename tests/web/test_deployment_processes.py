@@ -249,3 +249,38 @@ def test_suji_serve_serves_a_new_visitor_while_150_idle_connections_are_open(tmp
             connection.close()
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_the_nginx_site_sample_passes_nginx_t(tmp_path):
+    """deploy/nginx/suji-site.conf as an operator installs it (its certificate paths pointed at a throwaway one)
+    is a configuration nginx accepts."""
+    import shutil
+
+    from suji.dev.proxies import nginx_binary
+
+    nginx = nginx_binary()
+    if nginx is None or shutil.which("openssl") is None:
+        pytest.skip("needs Debian's nginx and openssl")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=suji.test",
+                    "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
+                   check=True, capture_output=True)  # fmt: skip
+    site = (REPOSITORY / "deploy" / "nginx" / "suji-site.conf").read_text()
+    site = re.sub(r"ssl_certificate [^;]+;", f"ssl_certificate {tmp_path / 'cert.pem'};", site)
+    site = re.sub(r"ssl_certificate_key [^;]+;", f"ssl_certificate_key {tmp_path / 'key.pem'};", site)
+    site = site.replace("include snippets/suji-proxy.conf;", f"include {REPOSITORY / 'deploy/nginx/suji-proxy.conf'};")
+    (tmp_path / "site.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(f"""
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/error.log;
+events {{ }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp_path};
+    proxy_temp_path {tmp_path};
+    include {tmp_path}/site.conf;
+}}
+""")
+    checked = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                             capture_output=True, text=True)  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    assert "syntax is ok" in checked.stderr
