@@ -236,14 +236,16 @@ def run_load(port: int, students: int, count: int, classes: int = 1, database_ur
         _, _, text = teacher.browser.request("GET", f"/api/class/{teacher.session_id}/results")
         final = json.loads(text)
         on_dashboards += final["attempts"]
+        present = set()
         for row in final["rows"]:
             number = int(row["name"].removeprefix("生徒")) - 1
+            present.add(number)
             for cell in row["cells"]:
                 want = 2 if number % 3 == 0 else 1
                 got = cell["attempts"] if cell else 0
                 lost += max(0, want - got)
                 doubled += max(0, got - want)
-        lost += (students - len(final["rows"])) * count
+        lost += sum((2 if n % 3 == 0 else 1) * count for n in range(students) if n not in present)
     in_database = attempts_in_database(database_url, [t.session_id for t in teachers]) if database_url else {}
     answer_ms.sort()
     join_ms.sort()
