@@ -22,6 +22,7 @@ CLI_TEXT = {
     "bad_port": N_("The port must be a whole number from 1 to 65535."),
     "bad_host": N_("“%(host)s” is not an address this computer can listen on."),
     "bad_threads": N_("The number of threads must be a whole number from 1 to 64."),
+    "bad_connection_limit": N_("The connection limit must be a whole number from 10 to 100000."),
     "line_not_utf8": N_("This line is not UTF-8 text."),
     "line_too_long": N_("This line is too long: at most %(limit)s characters."),
     "cannot_listen": N_("Cannot listen on %(host)s port %(port)s: %(reason)s."),

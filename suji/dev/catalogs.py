@@ -60,6 +60,7 @@ def update() -> None:
                 lang,
                 "--no-fuzzy-matching",
                 "--ignore-obsolete",
+                "--no-wrap",  # the catalogs keep one line a message (as `fill` writes them): small diffs, easy merges
             )
         else:
             _pybabel("init", "-i", str(pot), "-d", str(folder), "-l", lang)

@@ -1,15 +1,13 @@
 """The web app: `create_app()` builds a Flask app around the suji library (drills, API, games, lessons…).
 
-Run it with `suji serve` (waitress) or any WSGI server: `gunicorn -w 4 'suji.web:create_app()'`.
+Run it with `suji serve` (waitress) or any WSGI server: `gunicorn -c deploy/gunicorn.conf.py suji.web.wsgi:app`
+(the README's "Deployment"). Before it serves anyone it checks its settings, its secret key and its database
+(suji.web.startup) and refuses to start, with a message, when one is wrong.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import secrets
-import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +15,7 @@ from flask import Flask
 
 from suji.core.caching import Fresh
 from suji.core.resources import resource_dir
-from suji.web import models
+from suji.web import clients, models, startup
 from suji.web import settings as web_settings
 from suji.web.extensions import babel, csrf, login_manager
 from suji.web.i18n import select_locale
@@ -35,6 +33,7 @@ MAX_CONTENT_LENGTH = 64 * 1024
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build and configure the app; `test_config` overrides the configuration (tests)."""
     settings = Settings.from_environ()
+    startup.check_settings(settings)  # a setting that cannot be read stops here, with a message naming it
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -57,8 +56,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     settings = settings.with_config(app.config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not settings.secret_key:
-        settings = replace(settings, secret_key=_instance_secret(Path(app.instance_path)))
     web_settings.init_app(app, settings)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the order `suji check --json` prints
@@ -67,7 +64,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
-    models.init_app(app)  # the games' database and migrations (opened on first use)
+    models.init_app(app)  # the games' database and migrations
+    with app.app_context():
+        startup.check_database(app)  # reachable and writable, or a message now rather than a 500 for a pupil
+        app.config["SECRET_KEY"] = startup.secret_key(app, settings)  # one key for every process on the database
     login_manager.init_app(app)  # the signed-in teacher (suji.web.accounts)
 
     # One line per area. Others add theirs the same way (a module suji/web/<name>.py with a blueprint `bp`).
@@ -85,11 +85,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from suji.web import errors, furigana
 
-    errors.init_app(app)
+    errors.init_app(app)  # and a database that fails answers 503 with Retry-After
+    clients.init_app(app)  # a browser's signed id, for the limits on wrong codes
     furigana.init_app(app)  # the furigana switch, and ruby on every Japanese page on its way out
     app.context_processor(_odds_context)
     app.context_processor(_costs_context)
     app.after_request(_security_headers)
+    if settings.trusted_proxies:
+        # Behind N proxies (nginx, a load balancer) the client's address, the scheme, the host, the port and the
+        # mount point are what the proxies say in X-Forwarded-*, trusting the last N of each; never otherwise,
+        # or any client could claim any address (and so a fresh allowance of wrong codes).
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = settings.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
     return app
 
 
@@ -118,24 +127,6 @@ def _costs_context() -> dict[str, Any]:
 def _register(app: Flask, module: str) -> None:
     """Register the blueprint `bp` of `module`."""
     app.register_blueprint(importlib.import_module(module).bp)
-
-
-def _instance_secret(instance: Path) -> str:
-    """The secret key kept in the instance folder, created on first use (safe when several workers race)."""
-    path = instance / "secret_key"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        for _ in range(50):  # another worker may be writing it right now
-            key = path.read_text(encoding="ascii").strip()
-            if key:
-                return key
-            time.sleep(0.02)
-        raise RuntimeError(f"{path} is empty") from None
-    key = secrets.token_hex(32)
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(key)
-    return key
 
 
 SECURITY_HEADERS = (

@@ -23,7 +23,11 @@ class ClassSession(db.Model):  # type: ignore[name-defined]
     """One class session: the settings and problems (JSON, fixed when made), the phase and its times."""
 
     __tablename__ = "class_sessions"
+    __table_args__ = (UniqueConstraint("public_id", name="uq_class_sessions_public_id"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The id in the session's addresses: random, so an address says nothing about other sessions (migration
+    # 0006_deployment); the counted id above stays the key the other tables use.
+    public_id: Mapped[str] = mapped_column(String(24), nullable=False)
     code: Mapped[str] = mapped_column(String(12), unique=True, nullable=False)
     teacher_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
     # The teacher's account when the session was made (or its private link opened) signed in: the dashboard then
@@ -116,9 +120,13 @@ class ClassAttempt(db.Model):  # type: ignore[name-defined]
 
 
 class ClassJoinFailure(db.Model):  # type: ignore[name-defined]
-    """A join refused for a wrong code, by client (a hash of its address): the rate limit counts these."""
+    """A class code that led nowhere for this browser (joining, or any address with a code in it): the client (a
+    hash of its address), the browser (a hash of its signed id, if it had one) and the code (a hash). The limit
+    counts the distinct codes per browser and per address (suji.web.clients)."""
 
     __tablename__ = "class_join_failures"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     client: Mapped[str] = mapped_column(String(64), nullable=False, index=True)
+    browser: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False, index=True)

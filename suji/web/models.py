@@ -72,22 +72,23 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
-            _sqlite_setup(engine)
+            _sqlite_setup(engine, int(app.config.get("SQLITE_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)))
 
 
-def _sqlite_setup(engine: Engine) -> None:
+def _sqlite_setup(engine: Engine, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
     """WAL, a busy timeout and BEGIN IMMEDIATE on every connection of a SQLite engine.
 
     pysqlite would start transactions itself, lazily and deferred: two requests that both read and then write
     could then deadlock and one fail at once with "database is locked". Taking the write lock at BEGIN makes the
-    second wait (up to the busy timeout) instead; readers are never blocked in WAL mode.
+    second wait (up to the busy timeout, 15 s; a test may set SQLITE_BUSY_TIMEOUT_MS) instead; readers are never
+    blocked in WAL mode. A lock held longer than that (a backup, a stuck process) is an outage: 503.
     """
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
@@ -121,6 +122,16 @@ def migration_head() -> str:
 def token_hash(token: str) -> str:
     """The stored form of a player's cookie token (the token itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class AppSecret(db.Model):  # type: ignore[name-defined]
+    """A secret the app keeps in its database: the key that signs cookies and forms when SUJI_SECRET_KEY is not
+    set and the database is SQLite (suji.web.startup), so that every process on the database signs alike."""
+
+    __tablename__ = "app_secrets"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
 
 
 class Player(db.Model):  # type: ignore[name-defined]

@@ -1,7 +1,8 @@
 """Where a form may send the browser next: a path on this site, never another host (no open redirects).
 
-Shared by the language switch (suji.web.main) and the teacher's login (suji.web.accounts), which both carry a
-`next` field from the page they were opened on.
+Every `next` field a form carries goes through `safe_next`: the language switch (suji.web.main), the furigana
+switch (suji.web.furigana), the teacher's login (suji.web.accounts) and the games' nickname form
+(suji.web.games, which only goes back within the games' pages).
 """
 
 from __future__ import annotations
@@ -10,18 +11,19 @@ import unicodedata
 from urllib.parse import urlsplit
 
 
-def safe_next(target: str) -> str:
-    """`target` when it is a path on this site, else the home page (no open redirects).
+def safe_next(target: object, within: str = "/") -> str:
+    """`target` when it is a path on this site starting with `within`, else `within` (no open redirects).
 
     Browsers drop tabs and line breaks from a URL and read a backslash as a slash, so "/\t/evil.example"
     would lead to //evil.example: any control character, space or backslash is refused outright, and what is
-    left must parse as a bare path (no scheme, no host).
+    left must parse as a bare path (no scheme, no host). A CR or LF would also break the Location header itself
+    (werkzeug refuses it with an error, a 500).
     """
-    if not target.startswith("/") or len(target) > 2000:
-        return "/"
+    if not isinstance(target, str) or not target.startswith(within) or len(target) > 2000:
+        return within
     if any(unicodedata.category(ch)[0] in "CZ" or ch == "\\" for ch in target):
-        return "/"
+        return within
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
-        return "/"
+        return within
     return target

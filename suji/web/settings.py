@@ -1,14 +1,23 @@
 """The web app's settings: read from the environment once, in one place, into one frozen value.
 
-    SUJI_SECRET_KEY        the key that signs sessions (else one is made once and kept in the instance folder)
+    SUJI_SECRET_KEY        the key that signs cookies and forms, the same in every process (required with a
+                           database other than SQLite; with SQLite, one is made once and kept in the database)
     SUJI_HTTPS=1           cookies marked Secure (behind HTTPS)
-    SUJI_INSTANCE_PATH     the instance folder (the SQLite database, the secret key, the build log)
+    SUJI_INSTANCE_PATH     the instance folder (the SQLite database, the build log)
     SUJI_DATABASE_URL      an SQLAlchemy URL (PostgreSQL when several app servers share one database)
+    SUJI_PUBLIC_URL        the address people use (https://suji.example.org, with a path if the app has one):
+                           every absolute link and QR code is built on it (else on the request's host and scheme)
+    SUJI_TRUSTED_PROXIES   how many proxies in front of the app to believe (X-Forwarded-For, -Proto, -Host,
+                           -Port, -Prefix; default 0: those headers are ignored)
+    SUJI_THREADS           `suji serve`'s worker threads (default 8)
+    SUJI_CONNECTION_LIMIT  `suji serve`'s open connections at most (default 1000; waitress's own is 100)
     SUJI_DAILY_TZ          the time zone the daily puzzle changes in (default Asia/Tokyo)
     SUJI_SOLVER_PROCESSES  worker processes for live advice (default one per core, at most 2; 0: in-process)
     SUJI_ODDS_PATH         the odds table (default ~/.local/share/suji/odds-v1.suji, as for the command line)
     SUJI_ODDS_BUILD=0      no background build of the odds table by `suji serve`
     SUJI_CLASS_RETENTION_DAYS  how many days class sessions and their answers are kept (default 30)
+    SUJI_CLASS_JOIN_LIMIT  wrong class codes one browser may try in 10 minutes (default 20)
+    SUJI_CLASS_JOIN_ADDRESS_LIMIT  … and one address, all its browsers together (default 200)
     SUJI_PRACTICE_RETENTION_DAYS  how many days after a pupil's last answer their practice is kept (default 365)
     SUJI_PRACTICE_TIME_LIMIT  seconds after which a practice answer tells the model nothing (default: time off)
     SUJI_SCHOOL_YEAR_END   the month and day school years end on, MM-DD (default 03-31, as in Japan)
@@ -48,7 +57,22 @@ CONFIG_KEYS = {
     "SUJI_PRACTICE_TIME_LIMIT": "practice_time_limit",
     "SUJI_SCHOOL_YEAR_END": "school_year_end",
     "SUJI_CLASS_KEEP_DAYS": "class_keep_days",
+    "SUJI_PUBLIC_URL": "public_url",
+    "SUJI_TRUSTED_PROXIES": "trusted_proxies",
+    "SUJI_CLASS_JOIN_LIMIT": "class_join_limit",
+    "SUJI_CLASS_JOIN_ADDRESS_LIMIT": "class_join_address_limit",
 }
+# The settings read as whole numbers, with the range each must lie in (a value outside it stops the start-up
+# with a message naming the setting: suji.web.startup).
+NUMBERS = {
+    "SUJI_TRUSTED_PROXIES": ("trusted_proxies", 0, 10),
+    "SUJI_THREADS": ("threads", 1, 64),
+    "SUJI_CONNECTION_LIMIT": ("connection_limit", 10, 100_000),
+    "SUJI_CLASS_JOIN_LIMIT": ("class_join_limit", 1, 10_000),
+    "SUJI_CLASS_JOIN_ADDRESS_LIMIT": ("class_join_address_limit", 1, 1_000_000),
+}
+DEFAULT_THREADS = 8
+DEFAULT_CONNECTION_LIMIT = 1000
 
 
 @dataclass(frozen=True)
@@ -68,6 +92,14 @@ class Settings:
     practice_time_limit: float | None = None  # None: time does not change a practice answer's outcome
     school_year_end: tuple[int, int] = (3, 31)  # (month, day)
     class_keep_days: int | None = None  # None: the default (suji.play.school.roster.DEFAULT_KEEP_DAYS)
+    public_url: str | None = None  # None: links are built on the request's own host and scheme
+    trusted_proxies: int = 0
+    threads: int = DEFAULT_THREADS
+    connection_limit: int = DEFAULT_CONNECTION_LIMIT
+    class_join_limit: int = 20  # distinct wrong class codes a browser may try in 10 minutes
+    class_join_address_limit: int = 200  # … and an address (a school's NAT: every class of the school)
+    # Settings whose text could not be read: (name, text), refused at start-up with a message (suji.web.startup).
+    invalid: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -83,6 +115,20 @@ class Settings:
         practice_days = get("SUJI_PRACTICE_RETENTION_DAYS")
         practice_limit = get("SUJI_PRACTICE_TIME_LIMIT")
         keep = get("SUJI_CLASS_KEEP_DAYS")
+        numbers: dict[str, int] = {}
+        invalid = []
+        for name, (field, low, high) in NUMBERS.items():
+            text = get(name)
+            if text is None:
+                continue
+            if text.isascii() and text.isdigit() and low <= int(text) <= high:
+                numbers[field] = int(text)
+            else:
+                invalid.append((name, text))
+        public_url = get("SUJI_PUBLIC_URL")
+        if public_url is not None and not public_url_ok(public_url):
+            invalid.append(("SUJI_PUBLIC_URL", public_url))
+            public_url = None
         return cls(
             secret_key=get("SUJI_SECRET_KEY"),
             https=get("SUJI_HTTPS") == "1",
@@ -99,6 +145,9 @@ class Settings:
             practice_time_limit=_seconds(practice_limit),
             school_year_end=month_day(get("SUJI_SCHOOL_YEAR_END")),
             class_keep_days=int(keep) if keep is not None and keep.isdigit() else None,
+            public_url=public_url.rstrip("/") if public_url else None,
+            invalid=tuple(invalid),
+            **numbers,
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:
@@ -112,6 +161,24 @@ class Settings:
         if self.solver_processes is not None:
             return self.solver_processes
         return min(2, os.cpu_count() or 1)
+
+
+def public_url_ok(text: str) -> bool:
+    """Whether `text` is an address links can be built on: http(s), a host, perhaps a port and a path; no query,
+    fragment, user name, space or control character."""
+    from urllib.parse import urlsplit
+
+    if any(ch.isspace() or ord(ch) < 32 or ch == "\\" for ch in text):
+        return False
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not one
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query and not parts.fragment
+        and "@" not in parts.netloc and not text.endswith(("?", "#"))
+    )  # fmt: skip
 
 
 def _seconds(text: str | None) -> float | None:

@@ -208,7 +208,7 @@ def test_a_private_link_of_before_keeps_working_and_joins_the_account_that_opens
     made = app.test_client()
     made.set_cookie("suji_lang", "en")
     response = made.post("/class/new", data={"count": "1", "level": "1", "seed": "7"})
-    session_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    session_id = response.headers["Location"].rsplit("/", 1)[1]
     link = re.search(r"/class/teach/[\w-]+", made.get(f"/class/{session_id}").get_data(as_text=True)).group(0)
     teacher = app.test_client()
     sign_up(teacher)
@@ -225,7 +225,7 @@ def test_a_private_link_of_before_keeps_working_and_joins_the_account_that_opens
 def test_a_class_session_made_while_logged_in_belongs_to_the_account(app, client):
     sign_up(client)
     response = client.post("/class/new", data={"count": "1", "level": "1"})
-    session_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    session_id = response.headers["Location"].rsplit("/", 1)[1]
     laptop = app.test_client()
     log_in(laptop)
     assert laptop.get(f"/class/{session_id}").status_code == 200

@@ -11,6 +11,13 @@ import pytest
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'psycopg[binary]')")
 
 # The PostgreSQL `server`, `app` and `client` fixtures, and the class tests that run on them unchanged.
+from test_class_codes import (  # noqa: E402, F401
+    test_a_page_polling_a_deleted_class_counts_once,
+    test_an_address_by_the_counted_id_still_opens_an_older_session_for_its_teacher,
+    test_every_code_route_counts_toward_the_limit_and_then_refuses,
+    test_one_browser_behind_a_schools_address_does_not_lock_out_the_others,
+    test_the_address_has_its_own_higher_limit_and_clients_without_the_cookie_share_one,
+)
 from test_games_postgres import app, client, server  # noqa: E402, F401
 from test_web_classroom import (  # noqa: E402, F401
     test_a_class_from_start_to_end,

@@ -327,3 +327,54 @@ def test_stopping_the_server_stops_its_solver_processes(tmp_path, monkeypatch, h
     finally:
         server.kill()
         server.wait()
+
+
+# Every form that carries a `next` (where to go afterwards), with where it goes when `next` is refused, and the
+# form's other fields. A CR or LF in `next` gave a 500 on the nickname form (the Location header refused it).
+NEXT_FORMS = [
+    ("/language", "/", {"lang": "en"}),
+    ("/furigana", "/", {"grade": "3"}),
+    ("/games/nickname", "/games/", {"nickname": "Aki"}),
+    ("/teacher/login", None, {"email": "nobody@example.org", "password": "wrong password 1"}),
+]
+BAD_NEXTS = ["/games/\r\nSet-Cookie: x=1", "/games/\n", "/games/\r", "\r\n/games/", "/games/\t", "/games/\x00",
+             "/games/\x7f", "/games/\u2028", "//evil.example/", "/games//\\evil.example", "https://evil.example/",
+             "/\\evil.example", "/games/ /x", "/games/\u3000", "games/", "", "/" * 3000]  # fmt: skip
+
+
+@pytest.mark.parametrize("path, fallback, fields", NEXT_FORMS)
+@pytest.mark.parametrize("target", BAD_NEXTS)
+def test_every_next_field_refuses_control_characters_and_other_hosts(client, path, fallback, fields, target):
+    from urllib.parse import urlsplit
+
+    response = client.post(path, data={**fields, "next": target})
+    assert response.status_code < 500, (path, repr(target), response.status_code)
+    location = response.headers.get("Location", "")
+    assert not any(ch in location for ch in "\r\n\t\x00\\") and not urlsplit(location).netloc
+    assert not location.startswith("//")
+    if fallback is not None:
+        assert response.status_code == 303 and location == fallback, (path, repr(target), location)
+
+
+@pytest.mark.parametrize("path, kept, fields", [
+    ("/language", "/lessons/suji?x=1", {"lang": "ja"}),
+    ("/furigana", "/drill/?level=2", {"grade": "3"}),
+    ("/games/nickname", "/games/daily", {"nickname": "Aki"}),
+])  # fmt: skip
+def test_every_next_field_keeps_a_real_page(client, path, kept, fields):
+    response = client.post(path, data={**fields, "next": kept})
+    assert response.status_code == 303 and response.headers["Location"] == kept
+
+
+def test_the_nickname_form_goes_back_only_within_the_games(client):
+    response = client.post("/games/nickname", data={"nickname": "Aki", "next": "/teacher/"})
+    assert response.headers["Location"] == "/games/"
+
+
+def test_safe_next_itself():
+    from suji.web.redirects import safe_next
+
+    assert safe_next("/games/daily", within="/games/") == "/games/daily"
+    assert safe_next("/games/\r\n", within="/games/") == "/games/"
+    assert safe_next(None) == "/" and safe_next(["/x"]) == "/"  # type: ignore[arg-type]
+    assert safe_next("/a?b=%0D%0A") == "/a?b=%0D%0A"  # percent-encoded, it is a harmless query

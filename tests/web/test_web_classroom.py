@@ -13,6 +13,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select
 
 from suji.play.classroom import ClassProblem
 from suji.web.classroom import purge_expired
@@ -21,13 +22,13 @@ from suji.web.extensions import db
 from suji.web.models import utcnow
 
 
-def make_class(client, lang: str = "en", **form: str) -> tuple[int, str]:
-    """Make a class as a teacher with `client`; (session id, join code)."""
+def make_class(client, lang: str = "en", **form: str) -> tuple[str, str]:
+    """Make a class as a teacher with `client`; (session id: the public one in its addresses, join code)."""
     client.set_cookie("suji_lang", lang)
     data = {"count": "3", "level": "1", "seed": "class-test", "hints": "yes", "hint_cost": "yes", **form}
     response = client.post("/class/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
-    session_id = int(response.location.rsplit("/", 1)[1])
+    session_id = response.location.rsplit("/", 1)[1]
     html = client.get(response.location).get_data(as_text=True)
     code = re.search(r'id="join-code"[^>]*>(\w+)<', html).group(1)
     return session_id, code
@@ -42,9 +43,14 @@ def pupil(app, code: str, name: str, lang: str = "en"):
     return browser
 
 
-def problems(app, session_id: int) -> list[ClassProblem]:
+def session_row(session_id: str) -> ClassSession:
+    """The session's row by the public id in its addresses (inside an app context)."""
+    return db.session.scalar(select(ClassSession).where(ClassSession.public_id == session_id))
+
+
+def problems(app, session_id: str) -> list[ClassProblem]:
     with app.app_context():
-        cls = db.session.get(ClassSession, session_id)
+        cls = session_row(session_id)
         return [ClassProblem.from_dict(p) for p in json.loads(cls.problems_json)]
 
 
@@ -62,7 +68,7 @@ def page(browser, code: str) -> str:
     return browser.get(f"/class/s/{code}").get_data(as_text=True)
 
 
-def results(client, session_id: int) -> dict:
+def results(client, session_id: str) -> dict:
     response = client.get(f"/api/class/{session_id}/results")
     assert response.status_code == 200
     return response.get_json()
@@ -155,9 +161,10 @@ def test_wrong_and_malformed_codes(app, client):
                                ("Z" * 5000, 400, "6 letters and digits")):  # fmt: skip
         response = browser.post("/join", data={"code": code, "nickname": "Ken"})
         assert response.status_code == status and text in response.get_data(as_text=True)
-    assert browser.get("/class/s/AAAAAA").status_code == 404
+    response = browser.get("/class/s/AAAAAA")  # as for a class this browser has not joined: go and join
+    assert response.status_code == 303 and response.location.endswith("/join/AAAAAA")
     response = browser.get("/api/class/AAAAAA/state")
-    assert response.status_code == 404 and response.get_json()["error"]["code"] == "unknown_code"
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "not_joined"
 
 
 def test_names_in_a_class_are_unique_and_a_second_device_is_refused(app, client):
@@ -227,7 +234,7 @@ def test_a_forged_or_missing_teacher_token_opens_nothing(app, client):
     assert forger.get(f"/class/{session_id}").status_code == 403
     assert forger.get("/class/teach/" + "y" * 43).status_code == 403
     with app.app_context():
-        assert db.session.get(ClassSession, session_id).status == "waiting"
+        assert session_row(session_id).status == "waiting"
 
 
 def test_a_pupil_cannot_answer_another_sessions_problem(app, client):
@@ -241,7 +248,7 @@ def test_a_pupil_cannot_answer_another_sessions_problem(app, client):
     response = answer(ken, code_b, 0, 0, probs_b[0].best_formula)
     assert response.status_code == 303 and response.location.endswith(f"/join/{code_b}")
     response = ken.post(f"/api/class/{code_b}/hint", json={"step": 0, "roll": "0"})
-    assert response.status_code == 403 and response.get_json()["error"]["code"] == "not_joined"
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "not_joined"
     # Nor a problem of its own session other than the current one.
     answer(ken, code_a, 2, 0, problems(app, session_a)[2].best_formula)
     assert "not your current one" in " ".join(flashes(page(ken, code_a)))
@@ -301,15 +308,15 @@ def test_paused_not_started_and_time_limit_are_enforced_on_the_server(app, clien
         == "paused"
     )
     with app.app_context():  # the pause lasted 5 minutes: the end moves back by as much
-        cls = db.session.get(ClassSession, session_id)
+        cls = session_row(session_id)
         cls.paused_at -= timedelta(minutes=5)
         before = cls.ends_at
         db.session.commit()
     client.post(f"/class/{session_id}/start")
     with app.app_context():
-        after = db.session.get(ClassSession, session_id).ends_at
+        after = session_row(session_id).ends_at
         assert timedelta(minutes=4, seconds=59) < after - before <= timedelta(minutes=5, seconds=1)
-        cls = db.session.get(ClassSession, session_id)
+        cls = session_row(session_id)
         cls.ends_at = utcnow() - timedelta(seconds=1)
         db.session.commit()
     answer(ken, code, 0, 0, probs[0].best_formula)
@@ -341,7 +348,7 @@ def test_a_pupil_whose_device_lost_its_place_joins_again_once_the_teacher_lets_t
     row = results(client, session_id)["rows"]
     assert [r["name"] for r in row] == ["Ken"]  # the same pupil, work kept
     assert row[0]["cells"][0]["attempts"] == 1
-    assert ken.get(f"/api/class/{code}/state").status_code == 403  # the old browser is no longer Ken
+    assert ken.get(f"/api/class/{code}/state").status_code == 404  # the old browser is no longer Ken
     assert "waiting to join again" not in results(client, session_id)["html"]
     third = app.test_client().post("/join", data={"code": code, "nickname": "Ken"})
     assert third.status_code == 409  # taken again, by the new device
@@ -364,7 +371,7 @@ def test_the_new_class_page_lists_this_browsers_sessions_newest_first(app, clien
 
 def _ends_at(app, session_id):
     with app.app_context():
-        return db.session.get(ClassSession, session_id).ends_at
+        return session_row(session_id).ends_at
 
 
 def test_five_more_minutes_while_the_class_runs_or_waits_paused_but_not_once_time_is_up(app, client):
@@ -380,7 +387,7 @@ def test_five_more_minutes_while_the_class_runs_or_waits_paused_but_not_once_tim
     assert _ends_at(app, session_id) - before == timedelta(minutes=10)
     client.post(f"/class/{session_id}/start")
     with app.app_context():  # the time runs out: pupils see every best formula, so no more time after that
-        cls = db.session.get(ClassSession, session_id)
+        cls = session_row(session_id)
         cls.ends_at = utcnow() - timedelta(seconds=1)
         db.session.commit()
     up = _ends_at(app, session_id)
@@ -428,17 +435,20 @@ def test_join_attempts_are_rate_limited_in_the_database(app, client):
     app.config["SUJI_CLASS_JOIN_LIMIT"] = 3
     _, code = make_class(client)
     guesser = app.test_client()
-    for _ in range(3):
-        assert guesser.post("/join", data={"code": "AAAAAA", "nickname": "x"}).status_code == 404
+    guesser.get("/join")  # the browser's signed id (suji.web.clients)
+    for wrong in ("AAAAAA", "AAAAAC", "aaaaac", "AAAAAD"):  # the same code twice is one code tried
+        assert guesser.post("/join", data={"code": wrong, "nickname": "x"}).status_code == 404
     refused = guesser.post("/join", data={"code": code, "nickname": "x"}, headers={"Accept-Language": "en"})
     assert refused.status_code == 429 and "Too many wrong codes" in refused.get_data(as_text=True)
-    # The count is in the database, so another app server on it refuses too.
+    # The count is in the database, so another app server on it refuses this browser too.
     from suji.web import create_app
 
     other = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
                         "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                         "SUJI_CLASS_JOIN_LIMIT": 3})  # fmt: skip
-    assert other.test_client().post("/join", data={"code": code, "nickname": "y"}).status_code == 429
+    same_browser = other.test_client()
+    same_browser.set_cookie("suji_browser", guesser.get_cookie("suji_browser").value)
+    assert same_browser.post("/join", data={"code": code, "nickname": "y"}).status_code == 429
     # Past the window the client may try again.
     with app.app_context():
         for failure in db.session.scalars(db.select(ClassJoinFailure)):
@@ -474,11 +484,11 @@ def test_old_sessions_are_purged_after_the_set_number_of_days(app, client):
     answer(pupil(app, old_code, "Ken"), old_code, 0, 0, "9999")
     new_id, _ = make_class(client, seed="new")
     with app.app_context():
-        db.session.get(ClassSession, old_id).created_at -= timedelta(days=31)
-        db.session.get(ClassSession, new_id).created_at -= timedelta(days=29)
+        session_row(old_id).created_at -= timedelta(days=31)
+        session_row(new_id).created_at -= timedelta(days=29)
         db.session.commit()
         assert purge_expired() == 1
-        assert [s.id for s in db.session.scalars(db.select(ClassSession))] == [new_id]
+        assert [s.public_id for s in db.session.scalars(db.select(ClassSession))] == [new_id]
         for model in (ClassStudent, ClassAnswer, ClassAttempt):
             assert db.session.scalar(db.select(db.func.count()).select_from(model)) == 0
         assert purge_expired(days=7) == 1
@@ -486,7 +496,7 @@ def test_old_sessions_are_purged_after_the_set_number_of_days(app, client):
     app.config["SUJI_CLASS_RETENTION_DAYS"] = 2
     third, third_code = make_class(client, seed="third")
     with app.app_context():
-        db.session.get(ClassSession, third).created_at -= timedelta(days=3)
+        session_row(third).created_at -= timedelta(days=3)
         db.session.commit()
     _, fourth_code = make_class(client, seed="fourth")
     with app.app_context():

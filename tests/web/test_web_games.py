@@ -516,7 +516,10 @@ def test_a_fresh_instance_gets_the_schema_in_wal_mode(tmp_path, monkeypatch):
 
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "fresh"))
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"})
-    assert not (tmp_path / "fresh" / "suji.sqlite3").exists()
+    # The start-up opened the file (to see that it can be written: suji.web.startup); the schema comes on first use.
+    assert (tmp_path / "fresh" / "suji.sqlite3").exists()
+    with app.app_context():
+        assert db.session.execute(text("SELECT count(*) FROM sqlite_master")).scalar() == 0
     app.test_client().get("/games/")
     with app.app_context():
         assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"

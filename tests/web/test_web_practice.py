@@ -299,15 +299,24 @@ def test_a_sign_in_code_carries_the_practice_to_another_browser(app, client):
 
 
 def test_wrong_codes_are_rate_limited_in_the_database(app, client):
-    for _ in range(store.SIGNIN_FAILURES):
-        assert client.post("/practice/signin", data={"code": "AAAA-AAAA"}).status_code == 400
-    assert rows(app, PracticeSigninFailure) == store.SIGNIN_FAILURES
-    assert client.post("/practice/signin", data={"code": "AAAA-AAAA"}).status_code == 429
+    wrong = [f"AAAA-AA{a}{b}" for a in "CDEF" for b in "GHJK"][: store.SIGNIN_FAILURES + 1]
+    client.get("/practice/signin")  # the browser's own signed id (suji.web.clients)
+    for code in wrong[:-2]:
+        assert client.post("/practice/signin", data={"code": code}).status_code == 400
+        # the same wrong code again (typed differently) is no new guess: it does not bring the limit nearer
+        assert client.post("/practice/signin", data={"code": code.lower()}).status_code == 400
+    assert client.post("/practice/signin", data={"code": wrong[-2]}).status_code == 400
+    assert rows(app, PracticeSigninFailure) == 2 * (store.SIGNIN_FAILURES - 1) + 1
+    assert client.post("/practice/signin", data={"code": wrong[-1]}).status_code == 429
+    # another browser at the same address (a school's NAT) still signs in
+    other = app.test_client()
+    other.get("/practice/signin")
+    assert other.post("/practice/signin", data={"code": wrong[-1]}).status_code == 400
     with app.app_context():
         for row in db.session.scalars(select(PracticeSigninFailure)):
             row.created_at -= store.SIGNIN_WINDOW + timedelta(seconds=1)
         db.session.commit()
-    assert client.post("/practice/signin", data={"code": "AAAA-AAAA"}).status_code == 400
+    assert client.post("/practice/signin", data={"code": wrong[-1]}).status_code == 400
 
 
 def test_the_download_holds_everything_and_delete_removes_the_rows(app, client):

@@ -93,11 +93,19 @@ def test_cookies_are_secure_behind_https(client):
     assert "Secure" in response.headers["Set-Cookie"]
 
 
-def test_secret_key_is_made_once_in_the_instance_folder(tmp_path, monkeypatch):
+def test_secret_key_is_made_once_and_kept_in_the_sqlite_database(tmp_path, monkeypatch):
+    from sqlalchemy import text
+
+    from suji.web.extensions import db
+
     monkeypatch.delenv("SUJI_SECRET_KEY", raising=False)
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
-    first = create_app().config["SECRET_KEY"]
-    assert len(first) >= 32 and (tmp_path / "instance" / "secret_key").read_text() == first
+    app = create_app()
+    first = app.config["SECRET_KEY"]
+    with app.app_context():
+        assert db.session.execute(text("SELECT value FROM app_secrets")).scalar() == first
+        db.engine.dispose()
+    assert len(first) >= 32 and not (tmp_path / "instance" / "secret_key").exists()
     assert create_app().config["SECRET_KEY"] == first
     monkeypatch.setenv("SUJI_SECRET_KEY", "from-the-environment")
     assert create_app().config["SECRET_KEY"] == "from-the-environment"

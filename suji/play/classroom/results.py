@@ -6,13 +6,12 @@ most common mistake; and the same grid as CSV for a spreadsheet.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from suji.core.i18n import N_, translate
+from suji.core.spreadsheet import csv_bytes
 from suji.play.classroom.grading import NOT_TARGET, SKIPPED, Progress
 from suji.play.classroom.settings import ClassProblem
 
@@ -155,11 +154,6 @@ def results(
     return Results(tuple(problems), tuple(rows), tuple(columns))
 
 
-def _cell_text(text: str) -> str:
-    """A spreadsheet cell that cannot be read as a formula: a name starting with - (allowed) gets a quote mark."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
 def results_csv(grid: Results, lang: str) -> bytes:
     """The grid as CSV in UTF-8 with a byte-order mark (so a spreadsheet reads Japanese names right).
 
@@ -167,24 +161,22 @@ def results_csv(grid: Results, lang: str) -> bytes:
     per problem the score, the attempts, the hints used, whether it was solved (○, ×, or skipped) and the last
     formula sent. A problem not reached is left empty.
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
     header = [translate(TEXTS[k], lang) for k in ("number", "nickname", "total", "best_total")]
     for p in grid.problems:
         header += [translate(TEXTS[k], lang, number=p.number)
                    for k in ("problem_score", "problem_best", "problem_attempts", "problem_hints",
                              "problem_solved", "problem_formula")]  # fmt: skip
-    writer.writerow(header)
+    lines: list[list[object]] = [header]
     yes, no = translate(TEXTS["solved"], lang), translate(TEXTS["not_solved"], lang)
     skipped = translate(MISTAKE_NAMES[SKIPPED], lang)  # moved on with tries left, apart from a miss
     for number, row in enumerate(grid.rows, start=1):
-        line: list[object] = [number, _cell_text(row.name), row.total, row.best_total]
+        line: list[object] = [number, row.name, row.total, row.best_total]
         for problem, cell in zip(grid.problems, row.cells, strict=True):
             if cell is None:
                 line += ["", problem.best_score, "", "", "", ""]
             else:
                 solved = yes if cell.solved else skipped if cell.skipped else no
                 line += [cell.score if cell.done else "", problem.best_score, cell.attempts, cell.hints_used,
-                         solved, _cell_text(cell.formula)]  # fmt: skip
-        writer.writerow(line)
-    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+                         solved, cell.formula]  # fmt: skip
+        lines.append(line)
+    return csv_bytes(lines)  # every text cell guarded against formulas (suji.core.spreadsheet)

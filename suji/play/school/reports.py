@@ -6,21 +6,20 @@
 Pure functions of the stored values (suji.web.classes reads the rows): no Flask, no database. The most common
 mistake is the checker's error code counted most often (ties to the first in alphabetical order, so every
 server shows the same one), named in the teacher's language by class mode's names (suji.play.classroom).
-A spreadsheet cell that could be read as a formula gets a quote mark first (class mode's guard).
+Every CSV is written by suji.core.spreadsheet, whose guard quotes a cell that could be read as a formula.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from suji.core.i18n import N_, translate
+from suji.core.spreadsheet import csv_bytes
 from suji.play.classroom import ClassProblem, Progress, mistake_name, results
-from suji.play.classroom.results import ProblemColumn, _cell_text
+from suji.play.classroom.results import ProblemColumn
 
 NOT_STARTED, WORKING, FINISHED, FINISHED_LATE = "not_started", "working", "finished", "finished_late"
 STATUS_NAMES = {
@@ -139,17 +138,15 @@ def assignment_report(
 
 def report_csv(report: AssignmentReport, lang: str) -> bytes:
     """One assignment's report as CSV (UTF-8 with a BOM): a row per pupil, a column per problem's score."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
     t = {k: translate(v, lang) for k, v in TEXTS.items() if k != "problem"}
     header = [t["number"], t["name"], t["status"], t["score"], t["best"], t["late"]]
     if report.problems:
         header += [translate(TEXTS["problem"], lang, number=p.number) for p in report.problems]
     else:
         header += [t["items"], t["made"], t["minutes"]]
-    writer.writerow(header)
+    lines: list[list[object]] = [header]
     for row in report.rows:
-        line: list[object] = [row.number if row.number is not None else "", _cell_text(row.name),
+        line: list[object] = [row.number if row.number is not None else "", row.name,
                               translate(STATUS_NAMES[row.status], lang), row.score,
                               report.best_total if report.problems else "", t["yes"] if row.late else t["no"]]  # fmt: skip
         if report.problems:
@@ -160,8 +157,8 @@ def report_csv(report: AssignmentReport, lang: str) -> bytes:
                      for i, c in enumerate(row.cells)]  # fmt: skip
         else:
             line += [row.work.items_done, row.work.items_made, round(row.work.seconds / 60, 1)]
-        writer.writerow(line)
-    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+        lines.append(line)
+    return csv_bytes(lines)
 
 
 # ---- alerts ----
@@ -278,26 +275,20 @@ def skills_csv(rows: Sequence[tuple[str, int | None, Mapping[str, str], Mapping[
                skills: Sequence[str], starts: Sequence, skill_name, level_name, lang: str) -> bytes:  # noqa: ANN001
     """The pupil × skill grid as CSV: one line per pupil and skill, with the level now and each week's answers
     made of answered. `rows` holds (name, number, {skill: level}, {skill: week cells})."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
     header = [translate(TEXTS["number"], lang), translate(TEXTS["name"], lang), translate(N_("Skill"), lang),
               translate(N_("Level now"), lang)]  # fmt: skip
     header += [translate(N_("Week of %(day)s: made"), lang, day=d.isoformat()) for d in starts for _ in (0,)]
     header += [translate(N_("Week of %(day)s: answered"), lang, day=d.isoformat()) for d in starts]
-    writer.writerow(header)
+    lines: list[list[object]] = [header]
     for name, number, levels, weeks in rows:
         for skill in skills:
             cells = weeks.get(skill, ())
-            writer.writerow([number if number is not None else "", _cell_text(name), skill_name(skill, lang),
-                             level_name(levels.get(skill, ""), lang) if levels.get(skill) else "",
-                             *[c.made for c in cells], *[c.answered for c in cells]])  # fmt: skip
-    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+            lines.append([number if number is not None else "", name, skill_name(skill, lang),
+                          level_name(levels.get(skill, ""), lang) if levels.get(skill) else "",
+                          *[c.made for c in cells], *[c.answered for c in cells]])  # fmt: skip
+    return csv_bytes(lines)
 
 
 def alerts_csv(alerts: Sequence[Alert], lang: str, message) -> bytes:  # noqa: ANN001 - Alert → text
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([translate(TEXTS["name"], lang), translate(N_("Alert"), lang)])
-    for alert in alerts:
-        writer.writerow([_cell_text(alert.pupil), _cell_text(message(alert))])
-    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+    header = [translate(TEXTS["name"], lang), translate(N_("Alert"), lang)]
+    return csv_bytes([header, *([alert.pupil, message(alert)] for alert in alerts)])

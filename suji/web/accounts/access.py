@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from suji.web.accounts import store
 from suji.web.accounts.models import Teacher
 from suji.web.errors import render_error, wants_json
-from suji.web.extensions import db, login_manager
+from suji.web.extensions import login_manager
 from suji.web.furigana import teacher_pages
 from suji.web.models import ensure_schema
 
@@ -37,12 +37,6 @@ def _load(user_id: str) -> Teacher | None:
 @bp.before_request
 def _schema() -> None:
     ensure_schema()
-
-
-@bp.teardown_request
-def _rollback(error: BaseException | None) -> None:
-    if error is not None:
-        db.session.rollback()
 
 
 @bp.after_request

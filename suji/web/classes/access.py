@@ -34,12 +34,6 @@ def _schema() -> None:
     ensure_schema()
 
 
-@bp.teardown_request
-def _rollback(error: BaseException | None) -> None:
-    if error is not None:
-        db.session.rollback()
-
-
 @bp.after_request
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"  # rosters and results stay off shared caches

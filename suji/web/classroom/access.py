@@ -1,10 +1,15 @@
 """Who may do what in class mode, checked on every request: the blueprint, its guards and its error answers.
 
 - the teacher by a long random token, given once as a private link and kept in a cookie (only its hash stored),
-  or by the signed-in teacher account that made the session (suji.web.accounts): `teacher_required` turns a URL's session id into the session, or into 403 (no teacher's link) / 404 (no such
-  session, e.g. deleted) before the view runs;
+  or by the signed-in teacher account that made the session (suji.web.accounts): `teacher_required` turns a
+  URL's session id (a random public id; the counted id of a session made before migration 0006 still works
+  for its teacher) into the session, or into 403 (no teacher's link) / 404 (no such session, e.g. deleted)
+  before the view runs;
 - a pupil by a random token in a cookie, hashed in the pupil's row, and by the join code in every URL:
-  `pupil_required` turns a URL's code into the session and this browser's pupil, or sends the browser to join.
+  `pupil_required` turns a URL's code into the session and this browser's pupil. Every other case answers the
+  same whether the code is a class's or not (a browser that has not joined is sent to join; JSON gets 404), and
+  counts as a wrong code against the browser and its address (suji.web.clients), so codes cannot be tried out
+  on any address.
 The views (suji.web.classroom.teacher, .pupils) receive the rows, never the raw ids or codes.
 """
 
@@ -17,13 +22,15 @@ from typing import Any
 
 from flask import Blueprint, current_app, flash, jsonify, redirect, request, url_for
 from flask_babel import gettext, lazy_gettext
-from sqlalchemy import and_, select
+from sqlalchemy import and_, or_, select
 from werkzeug.wrappers import Response
 
-from suji.play.classroom import ENDED, PAUSED, RUNNING, WAITING, ClassError, clean_code
+from suji.play.classroom import CODE_LENGTH, ENDED, PAUSED, RUNNING, WAITING, ClassError, clean_code
+from suji.play.classroom.codes import typed_code
 from suji.web.accounts.access import current_teacher
 from suji.web.classroom import store
 from suji.web.classroom_models import ClassSession, ClassStudent
+from suji.web.clients import remember_browser
 from suji.web.errors import render_error
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
@@ -32,8 +39,9 @@ from suji.web.models import ensure_schema, token_hash
 bp = Blueprint("classroom", __name__)
 
 STUDENT_COOKIE = "suji_class"  # one random token per browser; each class keeps its hash in the pupil's row
-TEACHER_COOKIE = "suji_class_t{id}"  # the teacher's token of session {id}
+TEACHER_COOKIE = "suji_class_t{id}"  # the teacher's token of session {id} (its public id; the counted id before 0006)
 MAX_ID = 2**63 - 1
+MAX_PUBLIC_ID = 24
 MAX_FORMULA = 200
 PHASE_NAMES = {
     WAITING: lazy_gettext("Not started yet"),
@@ -46,12 +54,7 @@ PHASE_NAMES = {
 @bp.before_request
 def _schema() -> None:
     ensure_schema()
-
-
-@bp.teardown_request
-def _rollback(error: BaseException | None) -> None:
-    if error is not None:
-        db.session.rollback()
+    remember_browser()  # a browser's signed id, for the limit on wrong codes (suji.web.clients)
 
 
 @bp.after_request
@@ -94,31 +97,56 @@ def int_field(value: object) -> int | None:
 # ---- the teacher ----
 
 
-def teacher_session(session_id: int) -> ClassSession | None:
-    """The session if this browser holds its teacher token, or the signed-in teacher's account owns it (a forged
-    or missing token is as good as none)."""
-    if not 0 < session_id <= MAX_ID:
-        return None
-    token = request.cookies.get(TEACHER_COOKIE.format(id=session_id), "")
-    teacher = current_teacher()
-    if not 20 <= len(token) <= 100 and teacher is None:
-        return None
-    cls = db.session.get(ClassSession, session_id)
-    if cls is None:
-        return None
-    if teacher is not None and cls.teacher_id == teacher.id:
-        return cls
-    if 20 <= len(token) <= 100 and hmac.compare_digest(cls.teacher_hash, token_hash(token)):
-        return cls
+def _legacy_id(session_id: str) -> int | None:
+    """The counted id an address of a session made before migration 0006 names (all digits), or None."""
+    if session_id.isascii() and session_id.isdigit() and len(session_id) < 20 and 0 < int(session_id) <= MAX_ID:
+        return int(session_id)
     return None
 
 
-def gone(session_id: int) -> bool:
-    """Whether no class session has this id (ids are counted up, not secret: the token and the code are)."""
-    return not 0 < session_id <= MAX_ID or db.session.get(ClassSession, session_id) is None
+def find_session(session_id: str) -> ClassSession | None:
+    """The session an address names: by its public id, or (all digits) by the counted id of an older one."""
+    legacy = _legacy_id(session_id)
+    if legacy is not None:
+        return db.session.get(ClassSession, legacy)
+    if not 0 < len(session_id) <= MAX_PUBLIC_ID:
+        return None
+    return db.session.scalar(select(ClassSession).where(ClassSession.public_id == session_id))
 
 
-def not_teacher(session_id: int | None = None) -> Response | tuple[str, int]:
+def teacher_cookie_name(cls: ClassSession) -> str:
+    return TEACHER_COOKIE.format(id=cls.public_id)
+
+
+def _holds_token(cls: ClassSession) -> bool:
+    """Whether this browser holds the session's teacher token (in the cookie named by its public id, or by its
+    counted id when it was made before migration 0006)."""
+    for name in (teacher_cookie_name(cls), TEACHER_COOKIE.format(id=cls.id)):
+        token = request.cookies.get(name, "")
+        if 20 <= len(token) <= 100 and hmac.compare_digest(cls.teacher_hash, token_hash(token)):
+            return True
+    return False
+
+
+def teacher_session(session_id: str) -> ClassSession | None:
+    """The session if this browser holds its teacher token, or the signed-in teacher's account owns it (a forged
+    or missing token is as good as none)."""
+    cls = find_session(str(session_id))
+    if cls is None:
+        return None
+    teacher = current_teacher()
+    if teacher is not None and cls.teacher_id == teacher.id:
+        return cls
+    return cls if _holds_token(cls) else None
+
+
+def gone(session_id: str) -> bool:
+    """Whether no class session has this public id (a random one: a browser that is told so learns nothing
+    about any other session). An address by a counted id, from before migration 0006, is never told."""
+    return _legacy_id(str(session_id)) is None and find_session(str(session_id)) is None
+
+
+def not_teacher(session_id: str | None = None) -> Response | tuple[str, int]:
     """403 for a browser without the teacher's link; 404 when the session is not there at all (deleted, say by
     the teacher in another tab or by the retention period), which a teacher should be told in those words."""
     if session_id is not None and gone(session_id):
@@ -132,7 +160,7 @@ def teacher_required(json: bool = False) -> Callable[[Callable[..., Any]], Calla
 
     def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(view)
-        def guarded(session_id: int, **kwargs: Any) -> Any:
+        def guarded(session_id: str, **kwargs: Any) -> Any:
             cls = teacher_session(session_id)
             if cls is not None:
                 return view(cls, **kwargs)
@@ -149,17 +177,16 @@ def my_sessions(limit: int) -> list[ClassSession]:
     """The class sessions this browser holds the teacher's token of (its bookmarked links) and those of the
     signed-in teacher's account, newest first."""
     prefix = TEACHER_COOKIE.split("{id}")[0]
-    held = sorted(
-        ((int(name[len(prefix) :]), token) for name, token in request.cookies.items()
-         if name.startswith(prefix) and name[len(prefix) :].isdigit() and len(name) < len(prefix) + 20),
-        reverse=True,
-    )[:limit]  # fmt: skip
-    ids = [i for i, _ in held if 0 < i <= MAX_ID]
-    found = {c.id: c for c in db.session.scalars(select(ClassSession).where(ClassSession.id.in_(ids)))}
-    mine = {
-        i: found[i] for i, token in held
-        if i in found and 20 <= len(token) <= 100 and hmac.compare_digest(found[i].teacher_hash, token_hash(token))
-    }  # fmt: skip
+    held = [
+        (name[len(prefix) :], token) for name, token in request.cookies.items()
+        if name.startswith(prefix) and 0 < len(name) - len(prefix) <= MAX_PUBLIC_ID and 20 <= len(token) <= 100
+    ][: 4 * limit]  # fmt: skip
+    legacy = [i for i in (_legacy_id(name) for name, _ in held) if i is not None]
+    public = [name for name, _ in held if _legacy_id(name) is None]
+    rows = db.session.scalars(
+        select(ClassSession).where(or_(ClassSession.id.in_(legacy), ClassSession.public_id.in_(public)))
+    )  # fmt: skip
+    mine = {c.id: c for c in rows if _holds_token(c)}
     teacher = current_teacher()
     if teacher is not None:
         owned = select(ClassSession).where(ClassSession.teacher_id == teacher.id)
@@ -220,10 +247,48 @@ def moved(cls: ClassSession) -> bool:
     ) is not None  # fmt: skip
 
 
+def shown_code(code: str) -> str:
+    """A code from an address as a page shows it back: its stored form when it reads as a code, else a little of
+    the text as it came (never a hint of whether a class has it)."""
+    try:
+        return clean_code(code)
+    except ClassError:
+        return typed_code(code)[: CODE_LENGTH + 4]
+
+
+def too_many_tries() -> ClassError:
+    return ClassError("too_many_tries", minutes=int(store.JOIN_WINDOW.total_seconds() // 60))
+
+
+def not_in_class(code: str, cls: ClassSession | None, json: bool) -> Response | tuple[str, int]:
+    """The one answer for a code this browser is not in a class of: unknown, or a class it has not joined. It
+    counts as a wrong code (suji.web.clients); past the limit, every such answer is "too many tries" (429).
+
+    Only a browser whose name the teacher let join again elsewhere (`moved`) is told that its class is there: it
+    was in it, so it learns nothing new.
+    """
+    shown = shown_code(code)
+    if cls is not None and moved(cls):
+        if json:
+            return json_error("not_joined", 404)
+        flash(ClassError("moved").message(lang()), "error")
+        return redirect(url_for("classroom.join_code", code=cls.code), code=303)
+    if store.join_refused():
+        if json:
+            return json_error(too_many_tries(), 429)
+        return render_error(429, "too_many_tries", gettext("Too many requests"), too_many_tries().message(lang()))
+    store.count_join_failure(shown)
+    if json:
+        return json_error("not_joined", 404)
+    flash(ClassError("not_joined").message(lang()), "error")
+    target = url_for("classroom.join_code", code=shown) if shown.strip() else url_for("classroom.join")
+    return redirect(target, code=303)
+
+
 def pupil_required(json: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The one guard of the pupils' views: `view(cls, me, …)` runs only for a browser that joined the class of
-    the URL's code. Otherwise a page says there is no such class, or sends the browser to join (saying why: not
-    joined, or its name taken over by another device); with `json`, an error (404 unknown code, 403 not joined)."""
+    the URL's code. Otherwise the same answer whether the code is a class's or not (`not_in_class`): a page sends
+    the browser to join, JSON is 404."""
 
     def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(view)
@@ -235,15 +300,7 @@ def pupil_required(json: bool = False) -> Callable[[Callable[..., Any]], Callabl
                 cls, me = _session_and_pupil(code)
             if cls is not None and me is not None:
                 return view(cls, me, **kwargs)
-            if cls is None:
-                if json:
-                    return json_error("unknown_code", 404, given=str(code)[:12])
-                return render_error(404, "unknown_code", gettext("Class not found"),
-                                    ClassError("unknown_code", given=str(code)[:12]).message(lang()))  # fmt: skip
-            if json:
-                return json_error("not_joined", 403)
-            flash(ClassError("moved" if moved(cls) else "not_joined").message(lang()), "error")
-            return redirect(url_for("classroom.join_code", code=cls.code), code=303)
+            return not_in_class(code, cls, json)
 
         return guarded
 

@@ -14,7 +14,7 @@ import json
 import secrets
 from collections.abc import Callable
 
-from flask import current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -34,8 +34,10 @@ from suji.web.classroom.access import (
     json_error,
     lang,
     pupil_required,
+    shown_code,
     student,
     student_token,
+    too_many_tries,
     with_cookie,
 )
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassSession, ClassStudent
@@ -43,7 +45,6 @@ from suji.web.extensions import db
 from suji.web.jsonbody import json_body
 from suji.web.models import token_hash, utcnow
 
-JOIN_FAILURES = 20  # wrong codes per client and window; a whole class behind one address mistypes fewer
 WELCOME_BACK = lazy_gettext("Welcome back, %(name)s! You continue where you left off.")
 
 
@@ -57,12 +58,20 @@ def join() -> str:
 
 
 @bp.get("/join/<code>")
-def join_code(code: str) -> str | Response:
-    """The QR code's target: the form with the code filled in (or, for a pupil already in, the class)."""
+def join_code(code: str) -> str | Response | tuple[str, int]:
+    """The QR code's target: the form with the code filled in (or, for a pupil already in, the class).
+
+    The same page whether a class has the code or not, and it counts as a code tried (a whole class scanning one
+    QR code is one code: suji.web.clients counts distinct codes).
+    """
     cls = by_code(code)
     if cls is not None and student(cls) is not None:
         return redirect(url_for("classroom.play", code=cls.code), code=303)
-    shown = cls.code if cls is not None else str(code)[: core.CODE_LENGTH + 4]
+    shown = shown_code(code)
+    if store.join_refused():
+        return render_template("classroom/join.html", code=shown, name="",
+                               error=too_many_tries().message(lang())), 429  # fmt: skip
+    store.count_join_failure(shown)
     return render_template("classroom/join.html", code=shown, name="", error=None)
 
 
@@ -78,16 +87,15 @@ def join_post() -> str | Response | tuple[str, int]:
         )
         return page, status
 
-    client = store.client_key(request.remote_addr)
-    if store.join_failures(client) >= int(current_app.config.get("SUJI_CLASS_JOIN_LIMIT", JOIN_FAILURES)):
-        return refuse(ClassError("too_many_tries", minutes=int(store.JOIN_WINDOW.total_seconds() // 60)), 429)
+    if store.join_refused():
+        return refuse(too_many_tries(), 429)
     try:
         code = core.clean_code(code_text)
     except ClassError as error:
         return refuse(error)
     cls = db.session.scalar(select(ClassSession).where(ClassSession.code == code))
     if cls is None:
-        store.count_join_failure(client)
+        store.count_join_failure(code)
         return refuse(ClassError("unknown_code", given=code), 404)
     me = student(cls)
     if me is not None:  # the same browser again: carry on, whatever name was typed

@@ -10,8 +10,8 @@ text only), so several app servers behind one PostgreSQL database serve one clas
 
 from __future__ import annotations
 
-import hashlib
 import json
+import secrets
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -29,6 +29,7 @@ from suji.play.classroom import (
     results,
 )
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassJoinFailure, ClassSession, ClassStudent
+from suji.web.clients import FailureLimit
 from suji.web.extensions import db
 from suji.web.models import utcnow
 
@@ -200,19 +201,26 @@ def student_count(cls: ClassSession) -> int:
 
 # ---- joining ----
 
-
-def client_key(address: str | None) -> str:
-    """Who is joining, for the rate limit: a hash of the address (the address itself is not stored)."""
-    return hashlib.sha256(f"class-join:{address}".encode()).hexdigest()
-
-
-def join_failures(client: str, now: datetime | None = None) -> int:
-    now = now or utcnow()
-    return db.session.scalar(
-        select(func.count()).where(ClassJoinFailure.client == client, ClassJoinFailure.created_at >= now - JOIN_WINDOW)
-    ) or 0  # fmt: skip
+# Wrong codes, on joining and on every address with a code in it, per browser and per address (suji.web.clients;
+# the limits are SUJI_CLASS_JOIN_LIMIT and SUJI_CLASS_JOIN_ADDRESS_LIMIT).
+JOIN_LIMIT = FailureLimit("class-join", ClassJoinFailure, JOIN_WINDOW, browser_limit=20, address_limit=200)
 
 
-def count_join_failure(client: str) -> None:
-    db.session.add(ClassJoinFailure(client=client))
-    db.session.commit()
+def join_refused() -> bool:
+    """Whether this browser (or its address) has tried too many codes that led nowhere."""
+    config = current_app.config
+    return JOIN_LIMIT.refused(config.get("SUJI_CLASS_JOIN_LIMIT"), config.get("SUJI_CLASS_JOIN_ADDRESS_LIMIT"))
+
+
+def count_join_failure(code: str) -> None:
+    """A code that led nowhere for this browser (unknown, or a class it has not joined)."""
+    JOIN_LIMIT.count(code)
+
+
+def new_public_id() -> str:
+    """A session's id in its addresses: 16 random URL-safe characters, never all digits (an address with digits
+    names a session made before migration 0006_deployment by its counted id)."""
+    while True:
+        value = secrets.token_urlsafe(12)
+        if not value.isdigit():
+            return value

@@ -1,6 +1,7 @@
 """The teacher's pages of class mode: make a session, the dashboard and its controls, results, delete.
 
-/class/new (the form: problems as a worksheet's, the time limit, the hints) → /class/<id> (the dashboard: the join
+/class/new (the form: problems as a worksheet's, the time limit, the hints) → /class/<id> (a random public id;
+the dashboard: the join
 code, its QR, start / pause / "+5 minutes" / end, the live grid that polls /api/class/<id>/results), the CSV and a
 printable summary, "allow rejoin" for a pupil whose device lost its place, and deleting the session. Every view
 but the form runs behind `teacher_required`; the rules are suji.play.classroom's, the rows suji.web.classroom.store's.
@@ -39,12 +40,14 @@ from suji.web.classroom.access import (
     lang,
     my_sessions,
     not_teacher,
+    teacher_cookie_name,
     teacher_required,
     with_cookie,
 )
 from suji.web.classroom_models import ClassSession, ClassStudent
 from suji.web.extensions import db
 from suji.web.furigana import teacher_page
+from suji.web.links import external_url, public_host
 from suji.web.models import token_hash, utcnow
 from suji.web.settings import local_time
 
@@ -66,7 +69,7 @@ RELEASED_NOTE = lazy_gettext("%(name)s can join again with the same name, on any
 
 
 def _teacher_cookie(response: Response, cls: ClassSession, token: str) -> Response:
-    return with_cookie(response, TEACHER_COOKIE.format(id=cls.id), token, store.retention_days() * 24 * 3600)
+    return with_cookie(response, teacher_cookie_name(cls), token, store.retention_days() * 24 * 3600)
 
 
 @bp.get("/class/")
@@ -110,7 +113,8 @@ def create() -> Response | tuple[str, int]:
     owner = teacher.id if teacher is not None else None
     for _ in range(10):  # a code already in use (one in 244 million per session) is drawn again
         cls = ClassSession(
-            code=core.new_code(), teacher_hash=token_hash(token), status=WAITING, teacher_id=owner,
+            code=core.new_code(), public_id=store.new_public_id(), teacher_hash=token_hash(token), status=WAITING,
+            teacher_id=owner,
             settings_json=json.dumps(settings.to_dict(), ensure_ascii=False),
             problems_json=json.dumps([p.to_dict() for p in problems], ensure_ascii=False),
         )  # fmt: skip
@@ -122,8 +126,8 @@ def create() -> Response | tuple[str, int]:
             db.session.rollback()
     else:  # pragma: no cover - ten clashes in a row do not happen
         raise RuntimeError("no free join code")
-    session[NEW_LINK_KEY] = {"id": cls.id, "token": token}
-    return _teacher_cookie(redirect(url_for("classroom.dashboard", session_id=cls.id), code=303), cls, token)
+    session[NEW_LINK_KEY] = {"id": cls.public_id, "token": token}
+    return _teacher_cookie(redirect(url_for("classroom.dashboard", session_id=cls.public_id), code=303), cls, token)
 
 
 @bp.get("/class/teach/<token>")
@@ -143,30 +147,31 @@ def teach(token: str) -> Response | tuple[str, int]:
             flash(str(CLAIMED), "info")
         except StaleDataError:
             db.session.rollback()
-    return _teacher_cookie(redirect(url_for("classroom.dashboard", session_id=cls.id), code=303), cls, token)
+    return _teacher_cookie(redirect(url_for("classroom.dashboard", session_id=cls.public_id), code=303), cls, token)
 
 
 def join_url(cls: ClassSession) -> str:
-    return url_for("classroom.join_code", code=cls.code, _external=True)
+    """The address pupils type or scan (SUJI_PUBLIC_URL's, else the request's host: suji.web.links)."""
+    return external_url("classroom.join_code", code=cls.code)
 
 
 def only_this_computer() -> bool:
-    """Whether the teacher opened the app at an address only this computer can reach (127.0.0.1, localhost):
-    the join URL and its QR code would then lead nowhere on a pupil's device."""
-    host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower()
+    """Whether the join URL names an address only this computer can reach (127.0.0.1, localhost): the join URL
+    and its QR code would then lead nowhere on a pupil's device."""
+    host = public_host()
     return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
 
 
-@bp.get("/class/<int:session_id>")
+@bp.get("/class/<session_id>")
 @teacher_required()
 @teacher_page
 def dashboard(cls: ClassSession) -> str:
     """The teacher's dashboard: the code (large) and its QR, controls, the live grid."""
     link = session.get(NEW_LINK_KEY)
     private_link = None
-    if isinstance(link, dict) and link.get("id") == cls.id:
+    if isinstance(link, dict) and link.get("id") == cls.public_id:
         session.pop(NEW_LINK_KEY)
-        private_link = url_for("classroom.teach", token=str(link.get("token")), _external=True)
+        private_link = external_url("classroom.teach", token=str(link.get("token")))
     return render_template(
         "classroom/dashboard.html", cls=cls, settings=store.settings_of(cls), grid=store.results_of(cls),
         phase=store.phase(cls), phase_names=PHASE_NAMES, time_up=store.time_up(cls),
@@ -183,7 +188,7 @@ def counts_text(pupils: int, answers: int) -> str:
                    answers=ngettext("%(num)s answer", "%(num)s answers", answers))  # fmt: skip
 
 
-@bp.get("/api/class/<int:session_id>/results")
+@bp.get("/api/class/<session_id>/results")
 @teacher_required(json=True)  # the dashboard reloads on either error, and the page then says which
 def results_json(cls: ClassSession) -> Response:
     """What the dashboard shows, for its polling: the phase, the counts, the grid as data and as HTML."""
@@ -217,10 +222,10 @@ def _control(cls: ClassSession, move: Callable[[Clock, datetime], Clock]) -> Res
     except StaleDataError:
         db.session.rollback()
         flash(str(STALE), "error")
-    return redirect(url_for("classroom.dashboard", session_id=cls.id), code=303)
+    return redirect(url_for("classroom.dashboard", session_id=cls.public_id), code=303)
 
 
-@bp.post("/class/<int:session_id>/start")
+@bp.post("/class/<session_id>/start")
 @teacher_required()
 def start(cls: ClassSession) -> Response:
     """Start, or go on after a pause (the pause does not count against the time limit)."""
@@ -228,13 +233,13 @@ def start(cls: ClassSession) -> Response:
     return _control(cls, lambda now_clock, now: clock.start(now_clock, now, limit))
 
 
-@bp.post("/class/<int:session_id>/pause")
+@bp.post("/class/<session_id>/pause")
 @teacher_required()
 def pause(cls: ClassSession) -> Response:
     return _control(cls, clock.pause)
 
 
-@bp.post("/class/<int:session_id>/more-time")
+@bp.post("/class/<session_id>/more-time")
 @teacher_required()
 def more_time(cls: ClassSession) -> Response:
     """Five more minutes before the time limit, while the class runs or is paused.
@@ -244,14 +249,14 @@ def more_time(cls: ClassSession) -> Response:
     return _control(cls, clock.more_time)
 
 
-@bp.post("/class/<int:session_id>/end")
+@bp.post("/class/<session_id>/end")
 @teacher_required()
 def end(cls: ClassSession) -> Response:
     """End the session: no more answers; everyone's results stay readable."""
     return _control(cls, clock.end)
 
 
-@bp.post("/class/<int:session_id>/release")
+@bp.post("/class/<session_id>/release")
 @teacher_required()
 def release(cls: ClassSession) -> Response:
     """Let a pupil join again under the same name from any browser (theirs lost its cookie), keeping their work.
@@ -278,13 +283,13 @@ def release(cls: ClassSession) -> Response:
         except StaleDataError:
             db.session.rollback()
             flash(str(STALE), "error")
-    return redirect(url_for("classroom.dashboard", session_id=cls.id), code=303)
+    return redirect(url_for("classroom.dashboard", session_id=cls.public_id), code=303)
 
 
 # ---- results, and deleting them ----
 
 
-@bp.get("/class/<int:session_id>/results.csv")
+@bp.get("/class/<session_id>/results.csv")
 @teacher_required()
 def results_csv(cls: ClassSession) -> Response:
     """The grid as CSV (UTF-8 with a BOM), in the teacher's language."""
@@ -293,7 +298,7 @@ def results_csv(cls: ClassSession) -> Response:
     return response
 
 
-@bp.get("/class/<int:session_id>/summary")
+@bp.get("/class/<session_id>/summary")
 @teacher_required()
 @teacher_page
 def summary(cls: ClassSession) -> str:
@@ -305,7 +310,7 @@ def summary(cls: ClassSession) -> str:
     )  # fmt: skip
 
 
-@bp.get("/class/<int:session_id>/qr.svg")
+@bp.get("/class/<session_id>/qr.svg")
 @teacher_required()
 def qr_code(cls: ClassSession) -> Response:
     """The join URL as a QR code (SVG, drawn here: no outside service sees the code)."""
@@ -318,20 +323,21 @@ def qr_code(cls: ClassSession) -> Response:
     return Response(out.getvalue(), mimetype="image/svg+xml")
 
 
-@bp.get("/class/<int:session_id>/delete")
+@bp.get("/class/<session_id>/delete")
 @teacher_required()
 @teacher_page
 def delete_confirm(cls: ClassSession) -> str:
     return render_template("classroom/delete.html", cls=cls, students=store.student_count(cls))
 
 
-@bp.post("/class/<int:session_id>/delete")
+@bp.post("/class/<session_id>/delete")
 @teacher_required()
 def delete_session(cls: ClassSession) -> Response:
     """Delete the session with every pupil, answer and attempt, in one transaction."""
-    session_id = cls.id
+    names = {teacher_cookie_name(cls), TEACHER_COOKIE.format(id=cls.id)}
     store.delete_session(cls)
     flash(str(DELETED), "info")
     response = redirect(url_for("classroom.new"), code=303)
-    response.delete_cookie(TEACHER_COOKIE.format(id=session_id), httponly=True, samesite="Lax")
+    for name in names:
+        response.delete_cookie(name, httponly=True, samesite="Lax")
     return response

@@ -42,12 +42,6 @@ def _schema() -> None:
     ensure_schema()
 
 
-@bp.teardown_request
-def _rollback(error: BaseException | None) -> None:
-    if error is not None:
-        db.session.rollback()
-
-
 def lang() -> str:
     return select_locale()
 

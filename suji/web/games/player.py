@@ -16,6 +16,7 @@ from suji.play import games
 from suji.web.extensions import db
 from suji.web.games.common import PLAYER_COOKIE, bp, current_player, fail, lang
 from suji.web.models import Game
+from suji.web.redirects import safe_next
 
 NICKNAME_SAVED = lazy_gettext("Your name is saved.")
 HISTORY_DELETED = lazy_gettext("Your history is deleted.")
@@ -68,10 +69,10 @@ def nickname() -> Response:
     return redirect(back, code=303)
 
 
-def _safe_back(target: str) -> str:
-    """Only pages of this blueprint are places to go back to."""
-    prefix = url_for("games.index")
-    return target if target.startswith(prefix) and "//" not in target and "\\" not in target else prefix
+def _safe_back(target: object) -> str:
+    """Only pages of this blueprint are places to go back to (suji.web.redirects: no other host, no control
+    characters: a CR or LF in `next` broke the Location header, a 500)."""
+    return safe_next(target, within=url_for("games.index"))
 
 
 @bp.get("/history/delete")

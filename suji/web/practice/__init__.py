@@ -15,7 +15,6 @@ from __future__ import annotations
 from flask import Blueprint, current_app, g, request
 from werkzeug.wrappers import Response
 
-from suji.web.extensions import db
 from suji.web.models import ensure_schema
 
 bp = Blueprint("practice", __name__)
@@ -24,12 +23,6 @@ bp = Blueprint("practice", __name__)
 @bp.before_request
 def _schema() -> None:
     ensure_schema()
-
-
-@bp.teardown_request
-def _rollback(error: BaseException | None) -> None:
-    if error is not None:
-        db.session.rollback()
 
 
 @bp.after_request

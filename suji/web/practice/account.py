@@ -13,17 +13,17 @@ deleted rows; a typed code → suji.learner.signin → the profile it names → 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import datetime
 
-from flask import request
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from suji.learner.families import FAMILIES
 from suji.learner.mastery import display_rating, levels
 from suji.learner.signin import SigninError, clean_code, code_hash, new_code, printed
+from suji.play.classroom.codes import typed_code
+from suji.web.clients import FailureLimit
 from suji.web.extensions import db
 from suji.web.models import utcnow
 from suji.web.practice import store
@@ -60,23 +60,23 @@ def make_code(holder: Holder) -> Holder:
     raise RuntimeError("no free sign-in code")  # pragma: no cover
 
 
-def _client() -> str:
-    """Who is signing in, for the rate limit: a hash of the address (the address itself is not stored)."""
-    return hashlib.sha256(f"practice-signin:{request.remote_addr}".encode()).hexdigest()
+# Wrong sign-in codes, per browser and per address (a class signing in from its cards behind one school address
+# must not be locked out by one pupil's typing: suji.web.clients).
+SIGNIN_LIMIT = FailureLimit("practice-signin", PracticeSigninFailure, store.SIGNIN_WINDOW,
+                            browser_limit=store.SIGNIN_FAILURES, address_limit=store.SIGNIN_ADDRESS_FAILURES)  # fmt: skip
+
+
+def _typed(text: object) -> str:
+    """A code as the limit counts it: as typed, without case, width, spaces or dashes (typed twice, it counts once)."""
+    return typed_code(text)[:40]
 
 
 def sign_in(text: object, now: datetime | None = None) -> Holder:
-    """The holder for this device of the profile a typed code names, or SigninError (wrong codes are counted
-    per client: after SIGNIN_FAILURES in SIGNIN_WINDOW, every code is refused until the window has passed)."""
+    """The holder for this device of the profile a typed code names, or SigninError (wrong codes are counted per
+    browser and per address: after SIGNIN_FAILURES distinct ones from a browser, or SIGNIN_ADDRESS_FAILURES from
+    its address, in SIGNIN_WINDOW, every code is refused until the window has passed)."""
     now = now or utcnow()
-    client = _client()
-    failures = db.session.scalar(
-        select(func.count()).where(
-            PracticeSigninFailure.client == client,
-            PracticeSigninFailure.created_at >= now - store.SIGNIN_WINDOW,
-        )
-    )
-    if (failures or 0) >= store.SIGNIN_FAILURES:
+    if SIGNIN_LIMIT.refused(now=now):
         raise SigninError("too_many")
     try:
         code = clean_code(text)
@@ -87,13 +87,7 @@ def sign_in(text: object, now: datetime | None = None) -> Holder:
             raise SigninError("unknown_code")
     except SigninError as error:
         if error.code == "unknown_code":
-            db.session.add(PracticeSigninFailure(client=client, created_at=now))
-            db.session.execute(
-                delete(PracticeSigninFailure).where(
-                    PracticeSigninFailure.created_at < now - store.SIGNIN_WINDOW
-                )
-            )
-            db.session.commit()
+            SIGNIN_LIMIT.count(_typed(text), now)
         raise
     holder = Holder(profile.public_id, code)
     keep_holder(holder)

@@ -95,9 +95,13 @@ class PracticeItemStat(db.Model):  # type: ignore[name-defined]
 
 
 class PracticeSigninFailure(db.Model):  # type: ignore[name-defined]
-    """A sign-in refused for a wrong code, by client (a hash of its address): the rate limit counts these."""
+    """A sign-in refused for a wrong code: the client (a hash of its address), the browser (a hash of its signed
+    id, if it had one) and the code (a hash). The limit counts distinct codes per browser and per address
+    (suji.web.clients)."""
 
     __tablename__ = "practice_signin_failures"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     client: Mapped[str] = mapped_column(String(64), nullable=False, index=True)
+    browser: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False, index=True)

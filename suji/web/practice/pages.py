@@ -26,8 +26,10 @@ from suji.learner.selection import MISTAKE, NEW, REVIEW
 from suji.learner.signin import SigninError
 from suji.rules.scoring import check, pretty_value
 from suji.rules.working import checked_working
+from suji.web.clients import remember_browser
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
+from suji.web.links import external_url
 from suji.web.models import utcnow
 from suji.web.practice import account, answers, bp, store
 from suji.web.practice.api import change_json
@@ -207,7 +209,7 @@ def card() -> Response:
         return redirect(url_for("practice.me"), code=303)
     paper = "letter" if request.args.get("paper") == "letter" else "a4"
     # The code after a # is never sent to the server: no access log holds it (static/practice.js reads it).
-    address = url_for("practice.signin", _external=True) + "#" + code.replace("-", "")
+    address = external_url("practice.signin") + "#" + code.replace("-", "")
     response = make_response(signin_card_pdf(code, address, _lang(), paper))
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = 'attachment; filename="suji-practice-card.pdf"'
@@ -226,6 +228,7 @@ def _signin_page(code: str = "", error: SigninError | None = None, status: int =
 
 @bp.get("/practice/signin")
 def signin() -> tuple[str, int]:
+    remember_browser()  # its own allowance of wrong codes, apart from the rest of its school (suji.web.clients)
     return _signin_page(request.args.get("code", ""))
 
 

@@ -49,7 +49,8 @@ from suji.web.settings import local_zone
 COOKIE = "suji_practice"
 DEFAULT_RETENTION_DAYS = 365
 SIGNIN_WINDOW = timedelta(minutes=10)
-SIGNIN_FAILURES = 10  # wrong codes per client and window
+SIGNIN_FAILURES = 10  # distinct wrong codes per browser and window
+SIGNIN_ADDRESS_FAILURES = 200  # … and per address (a school's NAT: all its pupils together)
 MAX_SECONDS = 24 * 3600.0
 STATS_SECONDS = 5.0  # how old the item corrections the chooser reads may be (the database is the truth)
 RECENT_KEYS = 60
