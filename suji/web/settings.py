@@ -14,6 +14,11 @@
     SUJI_SCHOOL_YEAR_END   the month and day school years end on, MM-DD (default 03-31, as in Japan)
     SUJI_CLASS_KEEP_DAYS   how many days after its school year ends a teacher's class and everything about
                            its pupils is kept before it is deleted (default 90)
+    SUJI_ADVICE_QUEUE      live advice questions (without the odds table) under way at once over every
+                           server process sharing the database (default 4; one per client)
+    SUJI_ADVICE_WAIT       seconds a request waits for live advice before answering "ask again" (default 1.5)
+    SUJI_HEAVY_LIMIT       worksheets and new classes being made at once over every server process (default 4;
+                           one per client)
 
 `create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
 `app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
@@ -48,6 +53,9 @@ CONFIG_KEYS = {
     "SUJI_PRACTICE_TIME_LIMIT": "practice_time_limit",
     "SUJI_SCHOOL_YEAR_END": "school_year_end",
     "SUJI_CLASS_KEEP_DAYS": "class_keep_days",
+    "ADVICE_QUEUE": "advice_queue",
+    "ADVICE_WAIT": "advice_wait",
+    "HEAVY_LIMIT": "heavy_limit",
 }
 
 
@@ -68,6 +76,9 @@ class Settings:
     practice_time_limit: float | None = None  # None: time does not change a practice answer's outcome
     school_year_end: tuple[int, int] = (3, 31)  # (month, day)
     class_keep_days: int | None = None  # None: the default (suji.play.school.roster.DEFAULT_KEEP_DAYS)
+    advice_queue: int = 4  # live advice questions at once, over every process (suji.web.advice)
+    advice_wait: float = 1.5  # seconds a request waits for live advice
+    heavy_limit: int = 4  # worksheets and new classes being made at once, over every process (suji.web.slots)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -99,6 +110,9 @@ class Settings:
             practice_time_limit=_seconds(practice_limit),
             school_year_end=month_day(get("SUJI_SCHOOL_YEAR_END")),
             class_keep_days=int(keep) if keep is not None and keep.isdigit() else None,
+            advice_queue=_count(get("SUJI_ADVICE_QUEUE"), 4),
+            advice_wait=_wait_seconds(get("SUJI_ADVICE_WAIT"), 1.5),
+            heavy_limit=_count(get("SUJI_HEAVY_LIMIT"), 4),
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:
@@ -121,6 +135,20 @@ def _seconds(text: str | None) -> float | None:
     except ValueError:
         return None
     return value if value is not None and 0 < value < float("inf") else None
+def _count(text: str | None, default: int) -> int:
+    """A whole number from 1 to 1000, else `default`."""
+    return int(text) if text is not None and text.isdigit() and 1 <= int(text) <= 1000 else default
+
+
+def _wait_seconds(text: str | None, default: float) -> float:
+    """Seconds from 0 to 30, else `default`."""
+    try:
+        value = float(text) if text is not None else default
+    except ValueError:
+        return default
+    return value if 0 <= value <= 30 else default
+
+
 def month_day(text: str | None, default: tuple[int, int] = (3, 31)) -> tuple[int, int]:
     """A month and day written MM-DD ("03-31"), else `default` (a day no year has, such as 02-30, too)."""
     from datetime import date

@@ -276,28 +276,6 @@ def test_advice_on_request(app, client):
     assert scores == sorted(scores, reverse=True)
 
 
-@pytest.mark.slow
-def test_advice_while_the_solver_is_busy_waits_its_turn(app, client):
-    """Without the odds table a second question waits in the queue and is answered: nobody hears "busy"."""
-    import threading
-
-    from suji.web import solver_pool
-
-    game_id = start_solo(client)
-    solver_pool._live_scores.clear()
-    answers = []
-    assert solver_pool._live_queue.acquire(blocking=False)  # someone else's advice is being worked out
-    try:
-        waiting = threading.Thread(target=lambda: answers.append(client.get(f"/games/{game_id}/advice")))
-        waiting.start()
-        waiting.join(timeout=0.5)
-        assert waiting.is_alive() and not answers  # still in the queue, not refused
-    finally:
-        solver_pool._live_queue.release()
-    waiting.join()
-    assert answers[0].status_code == 200 and answers[0].get_json()["options"]
-
-
 def test_the_live_value_uses_the_servers_dice(app, client):
     game_id = start_solo(client)
     hand = hand_of(app, game_id)
