@@ -119,14 +119,13 @@ def test_a_row_that_stops_reading_refuses_that_file_until_another_takes_its_plac
     shutil.copyfile(first, path)
     table = open_table(path)
     odds_table._inflate.cache_clear()
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        # The same file, unchanged on disk, whose reads now fail (as on a failing disk): its handle is closed.
-        os.close(table._file.fileno())
-        with pytest.raises(TableError):
-            score_in(table)
-    finally:
-        os.close(fd)
+    # The same file, unchanged on disk, whose reads now fail (as on a failing disk): the table's descriptor is
+    # made to point at a folder, where every read fails with an OSError.
+    folder = os.open(tmp_path, os.O_RDONLY)
+    os.dup2(folder, table._file.fileno())
+    os.close(folder)
+    with pytest.raises(TableError):
+        score_in(table)
     with pytest.raises(TableError) as caught:
         open_table(path)  # not opened again and again: that file is refused
     assert caught.value.code == "damaged" and caught.value.detail == "bad_row"
@@ -174,3 +173,61 @@ def test_odds_status_on_a_fifo_answers_at_once(tmp_path):
     )  # fmt: skip
     assert result.returncode == 1 and "not a regular file" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ---- building: a bad place fails at once, a full disk or an unwritable lock is a message -----------------------
+
+
+def fake_parts(monkeypatch) -> list[int]:  # noqa: ANN001
+    solved: list[int] = []
+    monkeypatch.setattr(odds_build, "solve_part", lambda i: solved.append(i) or odds_table.pack_rows([b"\xff"]))
+    return solved
+
+
+def test_a_build_into_a_folder_or_through_a_file_fails_before_solving_anything(tmp_path, monkeypatch):
+    solved = fake_parts(monkeypatch)
+    a_file = tmp_path / "plain"
+    a_file.write_text("x")
+    for path, detail in ((tmp_path, "is_folder"), (a_file / "odds.suji", None)):
+        with pytest.raises(TableError) as caught:
+            odds_build.build(path, workers=1)
+        assert caught.value.code == "cannot_write" and (detail is None or caught.value.detail == detail)
+        assert "--path" in caught.value.message("en") and caught.value.message("ja")
+    assert solved == []
+
+
+def test_a_lock_that_cannot_be_made_is_a_message(tmp_path, monkeypatch):
+    solved = fake_parts(monkeypatch)
+    path = tmp_path / "odds.suji"
+    odds_build.lock_path(path).mkdir()  # something in the lock's place that cannot be opened as a file
+    with pytest.raises(TableError) as caught:
+        odds_build.build(path, workers=1, parts=[0])
+    assert caught.value.code == "cannot_write" and solved == []
+    assert not odds_build.build_running(path)
+
+
+def test_a_full_disk_stops_the_build_with_a_message_and_keeps_finished_parts(tmp_path, monkeypatch):
+    fake_parts(monkeypatch)
+    path = tmp_path / "odds.suji"
+    odds_build.build(path, workers=1, parts=[0])  # one part finished
+    folder = odds_build.parts_dir(path)
+    # Writing part 1 goes to /dev/full: every write fails with ENOSPC, as on a full disk.
+    (folder / "part-001.tmp").symlink_to("/dev/full")
+    with pytest.raises(TableError) as caught:
+        odds_build.build(path, workers=1, parts=[0, 1])
+    assert caught.value.code == "cannot_write" and "space" in caught.value.detail.lower()
+    assert odds_build.finished_parts(folder) == {0} and not (folder / "part-001.tmp").exists()
+    assert odds_build.build(path, workers=1, parts=[0, 1]).done == 2  # room again: it goes on
+
+
+@pytest.mark.slow
+def test_the_command_line_says_what_is_wrong_with_the_place_and_exits_1(tmp_path):
+    lock_dir = tmp_path / "locked.suji"
+    odds_build.lock_path(lock_dir).mkdir()
+    for path in (tmp_path, lock_dir):
+        result = subprocess.run(
+            [sys.executable, "-m", "suji", "odds", "build", "--path", str(path), "--lang", "en", "--quiet"],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert result.returncode == 1 and "cannot be written" in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr

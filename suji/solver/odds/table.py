@@ -55,6 +55,9 @@ MESSAGES = {
         "The odds table at %(path)s was made for other rules or another version (%(detail)s), so it is not used. Build it again with “suji odds build”."
     ),
     "partial": N_("The odds table at %(path)s is not finished (%(detail)s). Run “suji odds build” to go on."),
+    "cannot_write": N_(
+        "The odds table cannot be written at %(path)s (%(detail)s). Finished parts are kept: make room, or choose another place with --path, and run “suji odds build” again."
+    ),
     "busy": N_(
         "Another build of the odds table is running (process %(detail)s). Wait for it; “suji odds status” shows how far it has got."
     ),
@@ -68,6 +71,7 @@ DETAILS = {
     "other_rules": N_("other rules"),
     "part_missing": N_("part %(part)s is missing or damaged"),
     "not_a_file": N_("it is not a regular file"),
+    "is_folder": N_("it is a folder: give the table's file name"),
     "bad_row": N_("a row cannot be read"),
     "bad_offsets": N_("its row offsets are wrong"),
 }
