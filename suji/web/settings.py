@@ -135,20 +135,6 @@ def _seconds(text: str | None) -> float | None:
     except ValueError:
         return None
     return value if value is not None and 0 < value < float("inf") else None
-def _count(text: str | None, default: int) -> int:
-    """A whole number from 1 to 1000, else `default`."""
-    return int(text) if text is not None and text.isdigit() and 1 <= int(text) <= 1000 else default
-
-
-def _wait_seconds(text: str | None, default: float) -> float:
-    """Seconds from 0 to 30, else `default`."""
-    try:
-        value = float(text) if text is not None else default
-    except ValueError:
-        return default
-    return value if 0 <= value <= 30 else default
-
-
 def month_day(text: str | None, default: tuple[int, int] = (3, 31)) -> tuple[int, int]:
     """A month and day written MM-DD ("03-31"), else `default` (a day no year has, such as 02-30, too)."""
     from datetime import date
@@ -207,3 +193,17 @@ def current_settings() -> Settings:
         if found is not None:
             return found
     return Settings.from_environ()
+
+
+def _count(text: str | None, default: int) -> int:
+    """A whole number from 1 to 1000, else `default`."""
+    return int(text) if text is not None and text.isdigit() and 1 <= int(text) <= 1000 else default
+
+
+def _wait_seconds(text: str | None, default: float) -> float:
+    """Seconds from 0 to 30, else `default`."""
+    try:
+        value = float(text) if text is not None else default
+    except ValueError:
+        return default
+    return value if 0 <= value <= 30 else default

@@ -91,3 +91,12 @@ def test_a_slot_left_by_a_dead_process_expires(app):
         slot = slots.take(slots.HEAVY, "next", 1, 60)
         assert slot.number == 0 and slots.taken(slots.HEAVY) == 1
         slots.release(slot)
+
+
+def test_the_limits_come_from_the_environment_and_bad_values_keep_the_defaults():
+    from suji.web.settings import Settings
+
+    found = Settings.from_environ({"SUJI_ADVICE_QUEUE": "9", "SUJI_ADVICE_WAIT": "0", "SUJI_HEAVY_LIMIT": "2"})
+    assert (found.advice_queue, found.advice_wait, found.heavy_limit) == (9, 0.0, 2)
+    bad = Settings.from_environ({"SUJI_ADVICE_QUEUE": "0", "SUJI_ADVICE_WAIT": "-1", "SUJI_HEAVY_LIMIT": "many"})
+    assert (bad.advice_queue, bad.advice_wait, bad.heavy_limit) == (4, 1.5, 4)
