@@ -112,6 +112,7 @@ def stored_scores(key: str) -> dict | None:
 def store_scores(key: str, scores: dict) -> None:
     """Keep the outcomes of a roll for every process (the oldest rows beyond MAX_STORED go)."""
     _local.put(key, scores)
+    ensure_schema()
     try:
         with db.engine.begin() as connection:
             connection.execute(insert(_OUTCOMES).values(roll_key=key, scores_json=_encode(scores), created_at=utcnow()))
