@@ -24,6 +24,7 @@ from pathlib import Path
 
 KEEP_SECONDS = 30.0  # how often each server looks whether the table needs a build (a dead server's, say)
 MAX_BACKOFF_SECONDS = 3600.0
+_told: set[str] = set()  # the table paths whose build could not start, said once
 
 
 def launch_lock_path(table_path: str) -> Path:
@@ -37,14 +38,20 @@ def start_background_build(
     another server is starting one right now (the launch lock)."""
     import fcntl
 
-    from suji.solver.odds.build import build_running, table_status
+    from suji.solver.odds import TableError
+    from suji.solver.odds.build import build_running, check_place, table_status
 
     if not wanted or table_status(table_path).state in ("ready", "building"):
         return None
     try:
+        check_place(Path(table_path))
         launch = open(launch_lock_path(table_path), "a+")
-    except OSError:
-        return None  # the table's folder cannot be written: the build could not write either
+    except (TableError, OSError) as error:  # the build could not write there either: say so, once
+        if table_path not in _told:
+            _told.add(table_path)
+            reason = error.message("en") if isinstance(error, TableError) else str(error)  # as the lines below
+            print(f"suji: the odds table is not built ({reason})", file=sys.stderr, flush=True)
+        return None
     with launch:
         try:
             fcntl.flock(launch, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -92,3 +92,15 @@ def test_the_keeper_starts_the_build_when_the_table_needs_one(tmp_path, monkeypa
     started.wait()  # the keeper looked by itself
     stop.set()
     thread.join()
+
+
+def test_a_place_where_no_table_can_be_written_is_said_once_and_nothing_starts(tmp_path, capsys, monkeypatch):
+    spawned = []
+    monkeypatch.setattr(web_serve, "_spawn_build", lambda *args: spawned.append(args))
+    a_file = tmp_path / "plain"
+    a_file.write_text("x")
+    table = str(a_file / "odds.suji")
+    assert web_serve.start_background_build(table, str(tmp_path)) is None
+    assert web_serve.start_background_build(table, str(tmp_path)) is None
+    err = capsys.readouterr().err
+    assert err.count("the odds table is not built") == 1 and "cannot be written" in err and spawned == []
