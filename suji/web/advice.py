@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 from flask import current_app
 from sqlalchemy import delete, insert, select
@@ -49,7 +49,8 @@ _local: LruDict[str, dict] = LruDict("advice_outcomes")
 _waiters = threading.BoundedSemaphore(MAX_WAITERS)
 _jobs: dict[str, threading.Event] = {}  # the questions this process is working on, by roll key
 _jobs_lock = threading.Lock()
-_runner: ThreadPoolExecutor | None = None
+_runner: threading.Thread | None = None
+_queue: queue.SimpleQueue = queue.SimpleQueue()  # the questions this process's runner works through
 
 
 class AlreadyAsking(Exception):
@@ -193,11 +194,18 @@ def _submit(key: str, roll: Roll, keys: list, slot: slots.Slot) -> threading.Eve
     event = threading.Event()
     with _jobs_lock:
         _jobs[key] = event
-        if _runner is None:
-            _runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="suji-advice")
-        runner = _runner
-    runner.submit(_work, app, key, roll, keys, slot, event)
+        if _runner is None or not _runner.is_alive():
+            # A daemon thread: a server that ends does not wait for a question (its slot expires by itself).
+            _runner = threading.Thread(target=_run, daemon=True, name="suji-advice")
+            _runner.start()
+    _queue.put((app, key, roll, keys, slot, event))
     return event
+
+
+def _run() -> None:
+    """The advice runner: one question after another, for the life of the process."""
+    while True:
+        _work(*_queue.get())
 
 
 def _work(app, key: str, roll: Roll, keys: list, slot: slots.Slot, event: threading.Event) -> None:  # noqa: ANN001

@@ -28,7 +28,7 @@ from suji.solver.advice import best_scores
 from suji.web.settings import current_settings
 
 log = logging.getLogger(__name__)
-WORKER_NICE = 10  # pages before advice: the workers yield the cores to the server's threads
+WORKER_NICE = 5  # pages before advice: the workers yield the cores to the server's threads (about 3 to 1)
 RETRY_AFTER_SECONDS = 60.0  # after new pools kept breaking, how long the work stays on the asking thread
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
