@@ -108,12 +108,20 @@ def outcome_scores(roll: Roll, keys: list) -> dict:
 
 
 def shutdown() -> None:
-    """Stop the pool (the server is ending)."""
+    """Stop the pool and its workers at once (the server is ending: a question being solved is dropped)."""
     global _pool
     with _lock:
         pool, _pool = _pool, None
     if pool is not None:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+# At exit Python waits for every process pool's running work before the atexit handlers run: a live question
+# solved under load would hold a server told to stop for minutes. This hook runs before that wait (the threading
+# module calls its exit hooks newest first, and concurrent.futures registered its own when it was imported).
+_register = getattr(threading, "_register_atexit", None)
+if _register is not None:
+    _register(shutdown)
 atexit.register(shutdown)
