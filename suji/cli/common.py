@@ -19,6 +19,10 @@ CLI_TEXT = {
     "no_file": N_("There is no file “%(path)s”."),
     "is_dir": N_("“%(path)s” is a folder, not a file."),
     "unreadable": N_("“%(path)s” cannot be read."),
+    "not_regular": N_(
+        "“%(path)s” is not a regular file (a FIFO or a device, which may never end): give a file, or “-” to "
+        "read standard input."
+    ),
     "bad_port": N_("The port must be a whole number from 1 to 65535."),
     "bad_host": N_("“%(host)s” is not an address this computer can listen on."),
     "bad_threads": N_("The number of threads must be a whole number from 1 to 64."),
@@ -116,3 +120,27 @@ def dev_tools() -> bool:
 def no_dev_tool(args: argparse.Namespace) -> int:
     print(DEV_TOOL.format(command=args.command), file=sys.stderr)
     return 2
+
+
+class NotRegularFile(OSError):
+    """A path that is not a regular file (a FIFO, a device): reading it may wait for ever."""
+
+
+def open_regular(path: str):  # noqa: ANN201 - a binary file
+    """Open a regular file for reading; NotRegularFile for a FIFO or a device, found without waiting on it."""
+    import fcntl
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once instead of waiting for a writer
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")

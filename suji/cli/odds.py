@@ -265,10 +265,17 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
             )
             return 1
         target = Path(args.write) if args.write else FACTS_FILE
-        write_facts(compute_facts(table), target)
+        try:
+            write_facts(compute_facts(table), target)
+        except TableError as error:  # the file changed or was damaged while it was read
+            print(f"suji: {error.message(lang)}", file=sys.stderr)
+            return 1
         print(translate(ODDS_TEXT["facts_written"], lang, path=target))
         return 0
-    facts = compute_facts(table) if table is not None else stored_facts()
+    try:
+        facts = compute_facts(table) if table is not None else stored_facts()
+    except TableError:  # the file changed or was damaged while it was read: the stored figures
+        table, facts = None, stored_facts()
     if facts is None:
         print("suji: " + translate(ODDS_TEXT["facts_none"], lang), file=sys.stderr)
         return 1

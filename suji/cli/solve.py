@@ -13,11 +13,13 @@ import sys
 
 from suji.cli.common import (
     CLI_TEXT,
+    NotRegularFile,
     add_dice_arguments,
     add_lang_argument,
     fail,
     json_error,
     language,
+    open_regular,
     print_json,
     roll_from_args,
 )
@@ -85,11 +87,13 @@ def _batch_answer(raw: bytes, level: int | None, lang: str) -> dict | None:
 
 def _solve_batch(args: argparse.Namespace, lang: str) -> int:
     try:
-        source = open(args.batch, "rb") if args.batch != "-" else sys.stdin.buffer
+        source = open_regular(args.batch) if args.batch != "-" else sys.stdin.buffer
     except FileNotFoundError:
         return fail(translate(CLI_TEXT["no_file"], lang, path=args.batch))
     except IsADirectoryError:
         return fail(translate(CLI_TEXT["is_dir"], lang, path=args.batch))
+    except NotRegularFile:
+        return fail(translate(CLI_TEXT["not_regular"], lang, path=args.batch))
     except OSError:
         return fail(translate(CLI_TEXT["unreadable"], lang, path=args.batch))
     status = 0

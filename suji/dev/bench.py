@@ -386,6 +386,7 @@ def goals(rows: Sequence[Timing]) -> list[str]:
         if row.key == "lookup":
             line(f"one lookup median ≤ {LOOKUP_GOAL_MS:g} ms", row.median_ms <= LOOKUP_GOAL_MS)
     lines.extend(bench_practice.goal_lines(list(rows)))
+    lines.extend(bench_heavy.goal_lines(list(rows)))
     keyed = {row.key: row for row in rows if row.key}
     if "advise_table" in keyed and "advise_live" in keyed:
         ratio = keyed["advise_live"].median_ms / keyed["advise_table"].median_ms
@@ -435,4 +436,5 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-from suji.dev import bench_practice  # noqa: E402  - registers "practice" (the learner model, issue 22)
+# Registered last: they register their benchmarks here ("heavy": issue 21, bounded requests; "practice": issue 22).
+from suji.dev import bench_heavy, bench_practice  # noqa: E402

@@ -222,6 +222,69 @@ def load(port: int, requests: int, clients: int, time_limit: float, endpoint: st
     return figures([(latencies, len(errors), elapsed)], clients)
 
 
+def pages_under_advice(port: int, questions: int = 9, pages: int = 20) -> dict:
+    """GET / from new visitors while `questions` players each ask live advice about other dice, beside the same
+    GET / before any question (the baseline, same run). Each player asks as the game page does: again after
+    Retry-After while the answer is 202 (being worked out) or 503 (queue full), until it is 200.
+
+    Issue 21: without the odds table nine questions held the server's threads and GET / took 12 s.
+    """
+    def page() -> float:
+        t0 = time.perf_counter()
+        connection = http.client.HTTPConnection(HOST, port, timeout=600)
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        if response.status != 200:
+            raise RuntimeError(f"GET /: {response.status}")
+        return time.perf_counter() - t0
+
+    page()  # warm up
+    before = sorted(page() for _ in range(pages))
+    players = [Client(port) for _ in range(questions)]
+    for player in players:  # a question may wait long in a queue (it did before issue 21: minutes)
+        player.connection.sock.settimeout(600)
+    bodies = [json.dumps(b).encode() for b in advice_bodies(questions)]
+    statuses: dict[int, int] = {}
+    answered: list[float] = []
+    lock = threading.Lock()
+    start = time.perf_counter()
+
+    def play(client: Client, body: bytes) -> None:
+        while True:
+            client.connection.request("POST", "/api/advise", body=body, headers=client.headers)
+            response = client.connection.getresponse()
+            response.read()
+            with lock:
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+            if response.status != 200 and response.getheader("Retry-After"):
+                time.sleep(int(response.getheader("Retry-After")))  # as the page does: ask again then
+                continue
+            with lock:
+                answered.append(time.perf_counter() - start)
+            return
+
+    threads = [threading.Thread(target=play, args=(c, b)) for c, b in zip(players, bodies, strict=True)]
+    for thread in threads:
+        thread.start()
+    during = []
+    while len(answered) < questions and len(during) < pages:
+        during.append(page())
+    during.sort()
+    for thread in threads:
+        thread.join()
+    return {
+        "questions": questions, "statuses": dict(sorted(statuses.items())),
+        "all_answered_s": round(max(answered), 2),
+        "page_before_p50_ms": round(percentile(before, 50) * 1000, 1),
+        "page_before_max_ms": round(before[-1] * 1000, 1),
+        "page_during_p50_ms": round(percentile(during, 50) * 1000, 1) if during else None,
+        "page_during_max_ms": round(during[-1] * 1000, 1) if during else None,
+        "pages_during": len(during),
+    }  # fmt: skip
+
+
 def figures(parts: Sequence[tuple[list[float], int, float]], clients: int) -> dict:
     """Requests/s and latency percentiles of one or more bursts: (latencies, errors, seconds) each."""
     latencies = sorted(x for part in parts for x in part[0])
@@ -281,6 +344,25 @@ def measure_against_baseline(args: argparse.Namespace) -> tuple[dict, dict]:
 def run(args: argparse.Namespace) -> int:
     """Start the server, load it, print the figures, stop the server (for /api/check: beside the baseline)."""
     endpoint = getattr(args, "endpoint", "check")
+    if endpoint == "advise-pages":
+        port = free_port()
+        server = start_server(port, args.threads)
+        try:
+            found = pages_under_advice(port, args.clients)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        if getattr(args, "json", False):
+            print(json.dumps(found))
+        else:
+            print(
+                f"GET / while {found['questions']} players ask live advice (waitress, {args.threads} threads): "
+                f"p50 {found['page_during_p50_ms']} ms, slowest {found['page_during_max_ms']} ms over "
+                f"{found['pages_during']} pages; before the questions p50 {found['page_before_p50_ms']} ms, slowest "
+                f"{found['page_before_max_ms']} ms; every question answered after {found['all_answered_s']} s "
+                f"(answers by status: {found['statuses']})"
+            )
+        return 0
     if endpoint == "check":
         found, base = measure_against_baseline(args)
     else:
@@ -317,8 +399,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=float, default=60.0, help="stop after this many seconds")
     p.add_argument("--threads", type=int, default=8, help="waitress worker threads")
     p.add_argument(
-        "--endpoint", choices=("check", "advise"), default="check",
-        help="check: POST /api/check; advise: POST /api/advise on seeded standard rolls",
+        "--endpoint", choices=("check", "advise", "advise-pages"), default="check",
+        help="check: POST /api/check; advise: POST /api/advise on seeded standard rolls; advise-pages: GET / "
+             "while --clients players ask live advice (without the odds table), beside GET / alone",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="one JSON object with the figures and the baseline's")
 

@@ -195,10 +195,12 @@ def best_scores(
     keys = list(dict.fromkeys(keys))
     if table is not None and table.covers(roll.number_dice, roll.operator_dice, roll.targets):
         return {key: table.best_score(key[0], key[1], roll.targets) for key in keys}
-    if workers <= 1 or len(keys) < 2 * PARALLEL_MIN_ROLLS:
+    if executor is None and (workers <= 1 or len(keys) < 2 * PARALLEL_MIN_ROLLS):
         return _best_scores((roll.target_dice, roll.target, keys))
-    # Interleaved shares: neighbouring keys tend to cost alike, so each worker gets a fair mix.
-    jobs = [(roll.target_dice, roll.target, keys[i::workers]) for i in range(workers)]
+    # Interleaved shares: neighbouring keys tend to cost alike, so each worker gets a fair mix. With an executor
+    # even a small job goes to it: the caller keeps its own thread free (a server's interpreter).
+    workers = max(1, workers)
+    jobs = [(roll.target_dice, roll.target, keys[i::workers]) for i in range(workers) if keys[i::workers]]
     scores: dict[RollKey, int | None] = {}
     if executor is not None:
         for part in executor.map(_best_scores, jobs):

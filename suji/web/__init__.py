@@ -83,10 +83,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.accounts")
     _register(app, "suji.web.classes")
 
-    from suji.web import errors, furigana
+    from suji.web import errors, furigana, logs
 
     errors.init_app(app)  # and a database that fails answers 503 with Retry-After
     clients.init_app(app)  # a browser's signed id, for the limits on wrong codes
+    logs.init_app(app)  # waitress's "Task queue depth" warning once a minute at most
     furigana.init_app(app)  # the furigana switch, and ruby on every Japanese page on its way out
     app.context_processor(_odds_context)
     app.context_processor(_costs_context)

@@ -19,11 +19,11 @@ from suji.rules.working import checked_working
 from suji.solver.hints import hints as solver_hints
 from suji.solver.hints import on_track
 from suji.solver.search import needs_enumeration, solve_at_level
+from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.drill_rolls import drill_level_roll
-from suji.web.errors import error_response
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
-from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
+from suji.web.slots import client_key
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -51,7 +51,6 @@ MESSAGES = {
     "not_level": N_("“level” must be one of %(limits)s."),
     "not_flag": N_("“%(field)s” must be true or false."),
     "not_step": N_("“step” must be a whole number from 0 to %(limit)s."),
-    "already_asking": N_("Your last question to the solver is still being worked out. Wait for its answer."),
     "slow_roll": N_(
         "The solver here answers rolls without a die showing 9 and with at most one √ die (such dice take it "
         "seconds). The command line “suji solve” works them out."
@@ -206,10 +205,11 @@ def advise() -> Response:
     rerolled = req.count("rerolled", MAX_COST_DICE)
     set_faces = req.count("set_faces", MAX_COST_DICE)
     try:
-        # From the odds table in milliseconds; without it, solved live in turn (see solver_pool).
+        # From the odds table in milliseconds; without it, from the live queue off the request threads (202
+        # "ask again in N s" while it works, 503 when full: suji.web.advice).
         advice = advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"], client_key())
-    except AlreadyAsking:
-        return error_response(ApiError("already_asking").to_dict(req.lang), 429)
+    except (AlreadyAsking, AdviceRefused) as refused:
+        return refusal_response(refused, req.lang)
     return jsonify(advice.to_dict(req.lang))
 
 

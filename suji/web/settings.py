@@ -23,6 +23,11 @@
     SUJI_SCHOOL_YEAR_END   the month and day school years end on, MM-DD (default 03-31, as in Japan)
     SUJI_CLASS_KEEP_DAYS   how many days after its school year ends a teacher's class and everything about
                            its pupils is kept before it is deleted (default 90)
+    SUJI_ADVICE_QUEUE      live advice questions (without the odds table) under way at once over every
+                           server process sharing the database (default 4; one per client)
+    SUJI_ADVICE_WAIT       seconds a request waits for live advice before answering "ask again" (default 1.5)
+    SUJI_HEAVY_LIMIT       worksheets and new classes being made at once over every server process (default 4;
+                           one per client)
 
 `create_app` reads them with `Settings.from_environ()`, lets a test's config override them, keeps the value in
 `app.extensions["suji.settings"]` and puts each setting into its Flask config key (CONFIG_KEYS), which the
@@ -61,6 +66,9 @@ CONFIG_KEYS = {
     "SUJI_TRUSTED_PROXIES": "trusted_proxies",
     "SUJI_CLASS_JOIN_LIMIT": "class_join_limit",
     "SUJI_CLASS_JOIN_ADDRESS_LIMIT": "class_join_address_limit",
+    "ADVICE_QUEUE": "advice_queue",
+    "ADVICE_WAIT": "advice_wait",
+    "HEAVY_LIMIT": "heavy_limit",
 }
 # The settings read as whole numbers, with the range each must lie in (a value outside it stops the start-up
 # with a message naming the setting: suji.web.startup).
@@ -70,6 +78,8 @@ NUMBERS = {
     "SUJI_CONNECTION_LIMIT": ("connection_limit", 10, 100_000),
     "SUJI_CLASS_JOIN_LIMIT": ("class_join_limit", 1, 10_000),
     "SUJI_CLASS_JOIN_ADDRESS_LIMIT": ("class_join_address_limit", 1, 1_000_000),
+    "SUJI_ADVICE_QUEUE": ("advice_queue", 1, 1000),
+    "SUJI_HEAVY_LIMIT": ("heavy_limit", 1, 1000),
 }
 DEFAULT_THREADS = 8
 DEFAULT_CONNECTION_LIMIT = 1000
@@ -100,6 +110,9 @@ class Settings:
     class_join_address_limit: int = 200  # … and an address (a school's NAT: every class of the school)
     # Settings whose text could not be read: (name, text), refused at start-up with a message (suji.web.startup).
     invalid: tuple[tuple[str, str], ...] = ()
+    advice_queue: int = 4  # live advice questions at once, over every process (suji.web.advice)
+    advice_wait: float = 1.5  # seconds a request waits for live advice
+    heavy_limit: int = 4  # worksheets and new classes being made at once, over every process (suji.web.slots)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -148,6 +161,7 @@ class Settings:
             public_url=public_url.rstrip("/") if public_url else None,
             invalid=tuple(invalid),
             **numbers,
+            advice_wait=_wait_seconds(get("SUJI_ADVICE_WAIT"), 1.5),
         )
 
     def with_config(self, config: Mapping[str, Any]) -> Settings:
@@ -246,3 +260,12 @@ def current_settings() -> Settings:
         if found is not None:
             return found
     return Settings.from_environ()
+
+
+def _wait_seconds(text: str | None, default: float) -> float:
+    """Seconds from 0 to 30, else `default`."""
+    try:
+        value = float(text) if text is not None else default
+    except ValueError:
+        return default
+    return value if 0 <= value <= 30 else default

@@ -13,13 +13,16 @@ teacher typed stays in the box. The mark changes nothing on the sheet; the seed 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
 from suji.core.caching import LruDict
+from suji.solver.problems import new_seed
 from suji.web.errors import error_response
 from suji.web.furigana import grade_for_print, teacher_page
 from suji.web.i18n import select_locale
+from suji.web.slots import heavy
 from suji.worksheets.html import worksheet_html
 from suji.worksheets.sheet import (
     MAX_COUNT,
@@ -41,13 +44,17 @@ bp = Blueprint("worksheets", __name__, url_prefix="/worksheets")
 FIELDS = ("count", "level", "seed", "lang", "paper", "versions", "targets", "title", "name", "key", "steps",
           "score", "furigana")  # fmt: skip
 NEW_SEED = "new_seed"  # the mark of a seed the server picked (see the module docstring)
+# The problems of all versions of one sheet from the web: each is solved (about 13 ms at level 3) and drawn, and
+# 30 keep the dearest request (a level-3 PDF with the working in its key) under 1 s of CPU on the 2-core
+# development machine (README, `suji bench --only heavy`). The command line makes larger sets.
+MAX_PROBLEMS = 30
 
 
 def _read() -> tuple[Settings, list[SettingsError]]:
     params = {name: request.args[name] for name in FIELDS if name in request.args}
     # A sheet's furigana starts from the reader's own choice (the switch's cookie), else 4年.
     params.setdefault("furigana", str(grade_for_print()))
-    return parse_settings(params, default_lang=select_locale())
+    return parse_settings(params, default_lang=select_locale(), max_total=MAX_PROBLEMS)
 
 
 def _seed_was_picked() -> bool:
@@ -57,8 +64,9 @@ def _seed_was_picked() -> bool:
 def _with_seed(endpoint: str, settings: Settings, mark: bool = False) -> Response:
     """Redirect to `endpoint` with the settings and a new seed, so the URL names exactly this sheet; `mark` adds
     the new-seed mark (for the form and the print view, whose "Change the settings" leads back to the form)."""
-    worksheet = build_worksheet(settings)  # picks the seed (and warms the cache for the next request)
-    query = worksheet.settings.query() | ({NEW_SEED: "1"} if mark else {})
+    # Only the seed is picked here: the sheet is made once, by the request the redirect leads to (which may
+    # land on another server process, whose cache this one could not warm).
+    query = replace(settings, seed=new_seed()).query() | ({NEW_SEED: "1"} if mark else {})
     return redirect(url_for(endpoint, **query), code=302)
 
 
@@ -98,6 +106,7 @@ def index() -> tuple[str, int] | Response:
 
 
 @bp.get("/print")
+@heavy
 def print_view() -> tuple[str, int] | Response:
     """The sheet as a printable page: one sheet of paper per version, then the answer key."""
     settings, errors = _read()
@@ -123,6 +132,7 @@ def print_view() -> tuple[str, int] | Response:
 
 
 @bp.get("/sheet.pdf")
+@heavy
 def pdf() -> tuple[str, int] | Response:
     """The sheet as a PDF download (ReportLab)."""
     from suji.worksheets.pdf import worksheet_pdf  # ReportLab is imported only when a PDF is asked for
@@ -139,6 +149,7 @@ def pdf() -> tuple[str, int] | Response:
 
 
 @bp.get("/sheet.json")
+@heavy
 def json() -> tuple[str, int] | Response:
     """The sheet as JSON: for each version and problem the dice and the key (as `suji worksheet --format json`)."""
     settings, errors = _read()

@@ -118,6 +118,10 @@ ERROR_MESSAGES = {
     "targets": N_("Choose whether to print the target numbers or only the target dice."),
     "yes_no": N_("Choose yes or no."),
     "furigana": N_("Furigana must be none or a grade from 1 to 6."),
+    "total": N_(
+        "At most %(high)s problems in all here: the number of problems times the number of versions. "
+        "The command line “suji worksheet” makes larger sets."
+    ),
     **CHOICE_MESSAGES,  # the level and the seed, read as a class reads them (suji.solver.problems)
 }
 
@@ -161,12 +165,13 @@ class SettingsError(ChoiceError):
 
 
 def parse_settings(
-    params: Mapping[str, str], default_lang: str = DEFAULT_LANGUAGE
+    params: Mapping[str, str], default_lang: str = DEFAULT_LANGUAGE, max_total: int | None = None
 ) -> tuple[Settings, list[SettingsError]]:
     """Read settings from GET parameters or CLI options (all strings); missing ones take their defaults.
 
     Returns the settings (bad fields keep their defaults) and the list of errors, empty when all is well. An
-    empty seed stays empty: the caller picks a new one (and, on the web, puts it into the URL).
+    empty seed stays empty: the caller picks a new one (and, on the web, puts it into the URL). `max_total`
+    bounds the problems of all versions together (the web's bound on one request's work).
     """
     defaults = Settings(lang=default_lang if default_lang in LANGUAGES else DEFAULT_LANGUAGE)
     values: dict[str, object] = {}
@@ -184,6 +189,9 @@ def parse_settings(
                 errors.append(SettingsError(name, low=low, high=high))
             else:
                 values[name] = number
+    total = int(values.get("count", defaults.count)) * int(values.get("versions", defaults.versions))  # type: ignore[call-overload]
+    if max_total is not None and total > max_total:
+        errors.append(SettingsError("count", "total", high=max_total))
     raw = get("level")
     if raw is not None:
         level = read_level(raw)

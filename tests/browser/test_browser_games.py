@@ -96,7 +96,24 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     expect(page.locator("#drill button.die.changed")).to_have_count(2)
     shot(page, "games-solo-rerolled-360-ja")
 
-    # The solver's advice on request: a thinking state, then the choices.
+    # The solver's advice on request. Without the odds table it is worked out live: while another player's
+    # question fills the queue the page says "busy, try again in N s"; then a thinking state (the page asks
+    # again by itself while the answer is being worked out), then the choices.
+    from suji.web import slots
+
+    app.config["ADVICE_QUEUE"] = 1
+    with app.app_context():
+        other = slots.take(slots.ADVICE, "another player", 1, 60, job="other dice")
+    try:
+        page.click("#advice-button")
+        expect(page.locator("#advice-status")).to_contain_text("ほかの質問を考えています")
+        expect(page.locator("#advice-status")).to_contain_text("秒たったら")
+        expect(page.locator("#advice-button")).to_be_enabled()
+        shot(page, "games-advice-busy-360-ja")
+        errors[:] = [e for e in errors if "503" not in e]  # the browser logs the (expected) 503 it was answered
+    finally:
+        with app.app_context():
+            slots.release(other)
     page.click("#advice-button")
     expect(page.locator("#advice-list li").first).to_be_visible(timeout=60_000)
     expect(page.locator("#advice-list li.advice-best")).to_contain_text("とれそうな得点")

@@ -60,6 +60,16 @@ def test_solve_batch_reports_bad_lines_and_goes_on(tmp_path, capsys):
     assert "number_dice" in lines[2]["error"]["message"]
 
 
+def test_solve_batch_refuses_a_fifo_without_waiting_for_a_writer(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "rolls.jsonl"
+    os.mkfifo(fifo)  # nobody ever writes to it: a reader that opened it would wait for ever
+    assert main(["solve", "--batch", str(fifo), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a regular file" in err and "“-”" in err
+
+
 def test_solve_needs_dice_or_batch(capsys):
     assert main(["solve"]) == 2
 

@@ -102,3 +102,13 @@ def test_baseline_strippers_agree_with_strip_redundant():
             other = bench.bruteforce_strip(faces, value_of)
             assert len(other) == len(kept)
             assert formula_score([faces[i] for i in other]) == formula_score([faces[i] for i in kept])
+
+
+@pytest.mark.slow  # makes the largest sheets and a class, and the old largest PDF (seconds of CPU)
+def test_bench_heavy_times_the_dearest_requests_beside_the_old_largest(capsys):
+    assert bench.main(argparse.Namespace(rolls=1, seed=2, only="heavy")) == 0
+    out = capsys.readouterr().out
+    for name in ("worksheet PDF, 30 problems in all", "worksheet JSON", "new class, 20 level-3 problems",
+                 "baseline: PDF of 40 × 6"):  # fmt: skip
+        assert name in out
+    assert out.count("goal: ") == 4 and "of the largest before" in out

@@ -29,3 +29,16 @@ def test_the_check_load_runs_beside_the_baseline_and_prints_the_ratio(capsys, tm
     assert found["errors"] == 0 and found["requests_per_s"] > 0 and found["baseline_requests_per_s"] > 0
     assert found["ratio"] == round(found["requests_per_s"] / found["baseline_requests_per_s"], 3)
     assert 0 < found["p50_ms"] <= found["p99_ms"]
+
+
+@pytest.mark.slow  # starts suji serve and asks live advice (no odds table in tests)
+def test_pages_under_live_advice_are_measured_beside_pages_alone(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
+    parser = argparse.ArgumentParser()
+    loadtest.add_arguments(parser)
+    args = parser.parse_args(["--endpoint", "advise-pages", "--clients", "3", "--json"])
+    assert loadtest.run(args) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["questions"] == 3 and found["statuses"]["200"] == 3  # every player got its advice in the end
+    assert set(found["statuses"]) <= {"200", "202", "503"}
+    assert found["page_before_p50_ms"] > 0 and found["pages_during"] >= 1

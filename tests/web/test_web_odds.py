@@ -11,7 +11,7 @@ from suji.core.furigana import strip_ruby
 from suji.solver.odds import build as odds_build
 from suji.solver.odds import space
 from suji.solver.odds import table as odds_table
-from suji.web import solver_pool
+from suji.web import advice as web_advice
 
 # Builds a table file (696 parts) and serves 30 requests at once: part of the full run, not the quick one.
 pytestmark = pytest.mark.slow
@@ -45,9 +45,9 @@ def table_app(app, table_path):
 def test_advice_comes_from_the_table_when_there_is_one(table_app, table_path):
     from suji.rules.dice import Roll
 
-    solver_pool._live_scores.clear()
+    web_advice.forget()
     roll = Roll.of(**ROLL_BODY)
-    advice = solver_pool.advice_for(roll, 0, 0, str(table_path))
+    advice = web_advice.advice_for(roll, 0, 0, str(table_path))
     answer = next(o for o in advice.options if o.kind == "answer")
     # The roll's own row was built for real: its best score is the live solver's.
     from suji.solver.search import solve
@@ -56,7 +56,7 @@ def test_advice_comes_from_the_table_when_there_is_one(table_app, table_path):
     # Outcomes with other number dice hit the "nothing makeable" rows: proof that the table, not the solver,
     # answered; and nothing was solved live.
     assert any(o.kind == "set" and o.dice[0].group == "number" and o.probability == 0 for o in advice.options)
-    assert not solver_pool._live_scores
+    assert len(web_advice._local) == 0
 
 
 def test_thirty_students_asking_at_once_are_all_answered(table_app):

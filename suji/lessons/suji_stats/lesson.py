@@ -48,7 +48,7 @@ from suji.lessons.suji_stats.sample import (
 )
 from suji.rules.dice import NUMBER_DICE_FACES, TARGET_KINDS, random_roll, target_numbers
 from suji.rules.scoring import REROLL_COST, costs
-from suji.solver.odds import table_or_none
+from suji.solver.odds import TableError, table_or_none
 
 # ---- the lesson --------------------------------------------------------------------------------------------
 
@@ -180,16 +180,19 @@ def _run_advice(n: int, seed: int, lang: str) -> Outcome:
 
     exact_now = exact_mean_after(0)
     table = table_or_none()
+    now_points, advice_points = [], []
+    try:
+        for i in range(n if table is not None else 0):
+            roll = random_roll(roll_seed(seed, i))
+            best = advise(roll, table=table).best
+            now = table.best_score(roll.number_dice, roll.operator_dice, roll.targets)  # type: ignore[union-attr]
+            now_points.append(float(final_score(now)))
+            advice_points.append(float(best.expected_score))
+    except TableError:
+        table = None  # the file stopped reading (replaced or damaged): as without a table
     if table is None:
         row = Row(Msg(ADVICE_LABELS["now"]), exact_now, None, None)
         return Outcome([row], 0, seed, percent=False, note=ADVICE_NO_TABLE)
-    now_points, advice_points = [], []
-    for i in range(n):
-        roll = random_roll(roll_seed(seed, i))
-        best = advise(roll, table=table).best
-        now = table.best_score(roll.number_dice, roll.operator_dice, roll.targets)
-        now_points.append(float(final_score(now)))
-        advice_points.append(float(best.expected_score))
     rows = [
         Row(Msg(ADVICE_LABELS["now"]), exact_now, *_mean_and_interval(now_points)),
         Row(Msg(ADVICE_LABELS["advice"]), None, *_mean_and_interval(advice_points)),

@@ -29,7 +29,7 @@ from suji.rules.dice import (
     random_roll,
 )
 from suji.rules.scoring import costs
-from suji.solver.odds import table_or_none
+from suji.solver.odds import TableError, table_or_none
 from suji.solver.odds.table import OddsTable
 from suji.solver.search import solve
 
@@ -142,7 +142,10 @@ def fresh_or_stored(n: int, seed: int) -> tuple[list[Record], str]:
     """`n` fresh seeded rolls looked up in the odds table when there is one, else `n` of the stored rolls."""
     table = table_or_none()
     if table is not None:
-        return [table_record(seed, i, table) for i in range(n)], TABLE
+        try:
+            return [table_record(seed, i, table) for i in range(n)], TABLE
+        except TableError:
+            pass  # the file stopped reading (replaced or damaged): the stored rolls answer
     return sample_records(n, seed), STORED
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from suji.core.text import whole_number
 from suji.play.classroom.errors import ClassError
-from suji.rules.dice import Roll
+from suji.rules.dice import OPERATOR_FACES, Roll
 from suji.solver.problems import (
     VERSION_LABELS,
     ChoiceError,
@@ -24,7 +24,9 @@ from suji.solver.problems import (
     version_problems,
     version_seed,
 )
-from suji.solver.search import solve
+from suji.solver.search import LEVEL_OPERATORS, solve
+
+EVERY_OPERATOR = frozenset(OPERATOR_FACES)
 
 MIN_COUNT, MAX_COUNT = 1, 20  # a lesson's worth; a worksheet may have up to 40
 MAX_TIME_LIMIT = 180  # minutes
@@ -171,7 +173,9 @@ def choose_problems(settings: ClassSettings) -> tuple[ClassProblem, ...]:
     chosen = version_problems(settings.count, settings.level, version_seed(settings.seed, settings.version))
     problems = []
     for problem in chosen:
-        top = solve(problem.roll).top
+        # At level 3 every operator counts already: the level's solution is the whole roll's (no second solve).
+        whole = problem.problem.solution if LEVEL_OPERATORS[problem.level] >= EVERY_OPERATOR else solve(problem.roll)
+        top = whole.top
         assert top is not None  # certified: the level's operators already make a target
         problems.append(ClassProblem(problem.number, problem.level, problem.roll, top.score, top.formula))
     return tuple(problems)

@@ -35,12 +35,16 @@ def best_by_target(
 ) -> tuple[dict[int, int], str]:
     """The best score of every makeable target number (all 672, or `targets`), and where it came from.
 
-    From `table` when it covers the roll, else from the live solver (custom dice, other targets, no table).
+    From `table` when it covers the roll, else from the live solver (custom dice, other targets, no table, or
+    a table whose file stopped reading: it is checked again on the next `open_table`).
     """
     numbers, operators = tuple(numbers), tuple(operators)
     wanted = tuple(targets) if targets is not None else target_list()
     if table is not None and table.covers(numbers, space.sorted_operators(operators), wanted):
-        return table.best(numbers, operators, wanted, level), TABLE
+        try:
+            return table.best(numbers, operators, wanted, level), TABLE
+        except TableError:
+            pass
     usable = level_operators(operators, level) if level != FULL_LEVEL else operators
     return best_score_by_target(numbers, usable, wanted), LIVE
 

@@ -12,9 +12,11 @@ running at the same time; it says which process holds it.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
+import stat
 import struct
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -63,11 +65,15 @@ def write_part(folder: Path, index: int, body: bytes) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     target = _part_file(folder, index)
     tmp = target.with_suffix(".tmp")
-    with open(tmp, "wb") as out:
-        out.write(PART_MAGIC + space.rules_fingerprint().encode() + hashlib.sha256(body).digest() + body)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, target)
+    try:
+        with open(tmp, "wb") as out:
+            out.write(PART_MAGIC + space.rules_fingerprint().encode() + hashlib.sha256(body).digest() + body)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a disk that filled up keeps no half-written part
+        raise
 
 
 def read_part(folder: Path, index: int) -> bytes | None:
@@ -158,8 +164,11 @@ class _Lock:
     def __enter__(self) -> _Lock:
         import fcntl
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(self.path, "a+")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(self.path, "a+")
+        except OSError as error:  # a read-only place, a folder where the lock goes, a path through a file
+            raise TableError("cannot_write", self.table, error.strerror or str(error)) from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -185,9 +194,14 @@ def build_running(path: Path | None = None) -> bool:
 
     lock = lock_path(Path(path) if path is not None else default_path())
     try:
-        handle = open(lock)
+        # Never wait on a FIFO put where the lock goes; only a regular file is a lock.
+        fd = os.open(lock, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return False
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return False
+    handle = os.fdopen(fd, "rb")
     with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
@@ -230,6 +244,7 @@ def build(
     workers = max(1, workers or os.cpu_count() or 1)
     wanted = sorted(set(parts) if parts is not None else range(part_count()))
     started = time.monotonic()
+    check_place(path)
     with _Lock(path):
         if path.exists() and parts is None:
             try:
@@ -262,11 +277,27 @@ def build(
                 write_part(folder, index, body)
                 count += 1
                 progress = report(count)
+            if parts is None:
+                join_parts(folder, path, time.monotonic() - started)
         except KeyboardInterrupt:
             raise BuildStopped(count, total) from None
-        if parts is None:
-            join_parts(folder, path, time.monotonic() - started)
+        except OSError as error:  # the disk filled up, the folder went read-only or away
+            raise TableError("cannot_write", path, error.strerror or str(error)) from None
         return progress
+
+
+def check_place(path: Path) -> None:
+    """Fail at once, before any solving, when no table can be written at `path` (TableError "cannot_write")."""
+    if path.is_dir():
+        raise TableError("cannot_write", path, "is_folder")
+    if path.exists() and not path.is_file():
+        raise TableError("cannot_write", path, "not_a_file")
+    if any(folder.exists() and not folder.is_dir() for folder in path.parents):
+        raise TableError("cannot_write", path, os.strerror(errno.ENOTDIR))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TableError("cannot_write", path, error.strerror or str(error)) from None
 
 
 def _solve_parts(

@@ -50,6 +50,7 @@ from suji.web.furigana import teacher_page
 from suji.web.links import external_url, public_host
 from suji.web.models import token_hash, utcnow
 from suji.web.settings import local_time
+from suji.web.slots import heavy
 
 NEW_LINK_KEY = (
     "class_new_link"  # the private link, shown once on the dashboard right after the session is made
@@ -98,6 +99,7 @@ def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> 
 
 @bp.post("/class/new")
 @teacher_page
+@heavy  # choosing the problems solves each one: bounded per client and over every process (suji.web.slots)
 def create() -> Response | tuple[str, int]:
     """Make the session: choose its problems, a join code and the teacher's token; show the dashboard."""
     fields = ("count", "level", "seed", "version", "time_limit", "hints", "hint_cost")

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 from flask import current_app, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
@@ -20,6 +20,7 @@ from suji.core.nicknames import NicknameError
 from suji.play import games
 from suji.play.games import GameError, Hand
 from suji.rules.dice import DiceError, Roll
+from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.errors import render_error
 from suji.web.extensions import db
 from suji.web.games.common import (
@@ -40,14 +41,11 @@ from suji.web.games.common import (
 )
 from suji.web.games.moves import change_hand, changed_dice, makeable, value_of
 from suji.web.models import Answer, Game, Round, Seat
-from suji.web.solver_pool import AlreadyAsking, advice_for, client_key
+from suji.web.slots import client_key
 
 DEFAULT_ROUNDS = 3
 ADVICE_SHOWN = 4
 MAX_ID = 2**63 - 1
-ALREADY_ASKING = lazy_gettext(
-    "Your last question to the solver is still being worked out. Wait for its answer."
-)
 
 
 @bp.post("/solo")
@@ -241,7 +239,7 @@ def next_turn(game_id: int) -> Response | tuple[str, int]:
 
 
 def _advice(roll: Roll, rerolled: int, set_faces: int) -> tuple:
-    """Every choice of up to two dice with its odds: from the odds table, else solved live in turn (cached)."""
+    """Every choice of up to two dice with its odds: from the odds table, else from the live queue (cached)."""
     return tuple(advice_for(roll, rerolled, set_faces, current_app.config["ODDS_PATH"], client_key()).options)
 
 
@@ -262,8 +260,8 @@ def advice(game_id: int) -> Response | tuple[str, int]:
         options = _advice(hand.roll, hand.rerolled, hand.set_faces)
     except DiceError:
         return json_error("stale", STALE, 409)
-    except AlreadyAsking:
-        return json_error("already_asking", ALREADY_ASKING, 429)
+    except (AlreadyAsking, AdviceRefused) as refused:
+        return refusal_response(refused, lang())
     shown = [o.to_dict(lang()) for o in options[:ADVICE_SHOWN]]
     for item, option in zip(shown, options, strict=False):
         item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]

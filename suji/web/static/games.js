@@ -66,24 +66,35 @@
   }
 
   // ---- the solver's advice, on request (it can take a few seconds) ----
+  // Without the odds table the server works the advice out off its request threads: it answers 202 "ask again
+  // in N s" while it works (the page asks again by itself, a few times), 503 "busy, try again in N s" when its
+  // queue is full (the player presses again), 429 while another question of this player is worked out.
   var advice = document.getElementById("advice");
   var adviceButton = document.getElementById("advice-button");
   var status = document.getElementById("advice-status");
   var list = document.getElementById("advice-list");
+  var MAX_ASKS = 20;
   if (advice && adviceButton) {
     adviceButton.hidden = false;
-    adviceButton.addEventListener("click", function () {
-      adviceButton.disabled = true;
-      status.hidden = false;
-      status.textContent = status.getAttribute("data-thinking");
-      advice.classList.add("thinking");
-      list.textContent = "";
+    var done = function (text) {
+      advice.classList.remove("thinking");
+      adviceButton.disabled = false;
+      if (text !== undefined) status.textContent = text;
+    };
+    var ask = function (asked) {
       fetch(advice.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
-        .then(function (response) { return response.json(); })
-        .then(function (data) {
-          advice.classList.remove("thinking");
-          adviceButton.disabled = false;
-          if (data.error) { status.textContent = data.error.message || ""; return; }
+        .then(function (response) {
+          return response.json().then(function (data) { return { status: response.status, data: data }; });
+        })
+        .then(function (answer) {
+          var data = answer.data;
+          if (answer.status === 202 && data.error && asked < MAX_ASKS) {
+            status.textContent = data.error.message || status.getAttribute("data-thinking");
+            window.setTimeout(function () { ask(asked + 1); }, 1000 * Math.max(1, data.error.retry_after || 1));
+            return;
+          }
+          if (data.error) { done(data.error.message || ""); return; }
+          done();
           status.hidden = true;
           (data.options || []).forEach(function (option, i) {
             var item = document.createElement("li");
@@ -93,11 +104,15 @@
           });
           markAdvised(data.options && data.options[0]);
         })
-        .catch(function () {
-          advice.classList.remove("thinking");
-          adviceButton.disabled = false;
-          status.textContent = status.getAttribute("data-failed");
-        });
+        .catch(function () { done(status.getAttribute("data-failed")); });
+    };
+    adviceButton.addEventListener("click", function () {
+      adviceButton.disabled = true;
+      status.hidden = false;
+      status.textContent = status.getAttribute("data-thinking");
+      advice.classList.add("thinking");
+      list.textContent = "";
+      ask(1);
     });
   }
 
