@@ -9,6 +9,7 @@ Data flows: the problem (Pending) and what the pupil sent → the rules' `check`
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -99,8 +100,12 @@ def record(
     hints_used: int,
     seconds: float | None,
     now: datetime | None = None,
+    also: Callable[[PracticeAnswer], None] | None = None,
 ) -> Answered:
-    """Record one answer (formula None: giving up) in one transaction; Conflict if the problem was answered."""
+    """Record one answer (formula None: giving up) in one transaction; Conflict if the problem was answered.
+
+    `also(row)` writes what another area keeps of the answer in the same transaction, after the profile's lock
+    (a class's adaptive homework counts it: suji.web.classes.work)."""
     now = now or utcnow()
     item = store.bank().get(pending.key)
     if item is None:
@@ -147,6 +152,8 @@ def record(
         db.session.add(row)
         db.session.flush()
         answer_id = row.id
+        if also is not None:
+            also(row)
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
