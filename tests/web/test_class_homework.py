@@ -39,8 +39,8 @@ def before_the_due_date(monkeypatch):
     from datetime import datetime
 
     moments = {"now": datetime(2026, 12, 1, 3, 0)}
-    for module in ("suji.web.classes.work", "suji.web.classes.adaptive", "suji.web.pupil.homework",
-                   "suji.web.pupil.pages", "suji.web.classes.homework"):  # fmt: skip
+    for module in ("suji.web.classes.work", "suji.web.classes.adaptive", "suji.web.pupils.homework",
+                   "suji.web.pupils.pages", "suji.web.classes.homework"):  # fmt: skip
         monkeypatch.setattr(f"{module}.utcnow", lambda: moments["now"])
     return moments
 

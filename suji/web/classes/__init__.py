@@ -14,7 +14,7 @@
     daily    the daily puzzle's board of a class (shown, anonymous, off; suji.web.games' hook)
     records  what deleting a pupil or a class removes of their records, and the export's parts
 
-The pupils' own pages are suji.web.pupil's.
+The pupils' own pages are suji.web.pupils's.
 
 The rules are pure functions in suji.play.school (roster, homework, reports); everything is in the database.
 """

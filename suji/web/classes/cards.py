@@ -26,7 +26,7 @@ def _pdf(cls: SchoolClass, made: list[tuple[ClassPupil, str]], name: str) -> Res
         class_cards_pdf,
     )
 
-    base = url_for("pupil.signin_form", _external=True)
+    base = url_for("pupils.signin", _external=True)
     cards = [ClassCard(cls.name, p.name, p.number, code, f"{base}#{code.replace('-', '')}") for p, code in made]
     paper = "letter" if request.form.get("paper") == "letter" else "a4"
     response = make_response(class_cards_pdf(cards, lang(), paper))
@@ -70,7 +70,7 @@ def cards_part(cls: SchoolClass) -> tuple[str, dict]:
     """The class page's panel of sign-in cards."""
     pupils = store.pupils_of(cls)
     return "classes/_cards.html", {"with_card": sum(1 for p in pupils if p.signin_hash), "pupil_count": len(pupils),
-                                   "signin_url": url_for("pupil.signin_form", _external=True)}  # fmt: skip
+                                   "signin_url": url_for("pupils.signin", _external=True)}  # fmt: skip
 
 
 if cards_part not in CLASS_PAGE:

@@ -28,7 +28,7 @@ from suji.web.classes.models import ADAPTIVE, FIXED, Assignment, ClassPupil, Sch
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import utcnow
-from suji.web.pupil import bp, pupil_required
+from suji.web.pupils import bp, pupil_required
 
 MAX_FORMULA = 200
 
@@ -49,7 +49,7 @@ def _page(assignment: Assignment, index: int | None = None, formula: str = "") -
     query = {"p": index} if index is not None else {}
     if formula:
         query["formula"] = formula[:MAX_FORMULA]
-    return url_for("pupil.homework", homework_id=assignment.public_id, **query)
+    return url_for("pupils.homework", homework_id=assignment.public_id, **query)
 
 
 @bp.get("/my/homework/<homework_id>")
@@ -66,7 +66,7 @@ def homework(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> str:
         "factor": EXTRA_TIME.get(pupil.extra_time, 1.0),
     }  # fmt: skip
     if common["window"] == rules.NOT_OPEN:
-        return render_template("pupil/homework_closed.html", **common)
+        return render_template("pupils/homework_closed.html", **common)
     if assignment.kind == ADAPTIVE:
         return _adaptive_page(assignment, pupil, common)
     problems = work.problems_of(assignment)
@@ -82,10 +82,10 @@ def homework(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> str:
                   best_total=sum(p.best_score for p in problems), time_up=time_up,
                   seconds_left=max(0, int((deadline - now).total_seconds())) if deadline and not time_up else None)  # fmt: skip
     if hw.time_limit is not None and mine is None:
-        return render_template("pupil/homework_start.html", **common)
+        return render_template("pupils/homework_start.html", **common)
     if finished or time_up:
         figures = work.class_figures(assignment, _roster_size(cls))
-        return render_template("pupil/homework_done.html", figures=figures,
+        return render_template("pupils/homework_done.html", figures=figures,
                                show_best=common["window"] == rules.LATE, **common)  # fmt: skip
     chosen = _int(request.args.get("p"))
     if chosen is None or not 0 <= chosen < len(problems):
@@ -94,7 +94,7 @@ def homework(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> str:
     settings = work.settings_for(assignment, pupil)
     shown_hints = core.problem_hints(problem)[: progress.hints_used] if settings.hints else []
     return render_template(
-        "pupil/homework_fixed.html", index=chosen, problem=problem, progress=progress, roll=problem.roll,
+        "pupils/homework_fixed.html", index=chosen, problem=problem, progress=progress, roll=problem.roll,
         settings=settings, price=core.hint_price(problem, settings), max_attempts=core.MAX_ATTEMPTS,
         hints=[h.message(select_locale()) for h in shown_hints],
         hint_count=len(core.problem_hints(problem)) if settings.hints else 0,
@@ -116,7 +116,7 @@ def _adaptive_page(assignment: Assignment, pupil: ClassPupil, common: dict) -> s
     mine = common["work"]
     if mine is not None and mine.finished_at is not None:
         figures = work.class_figures(assignment, _roster_size(common["cls"]))
-        return render_template("pupil/homework_done.html", figures=figures, show_best=False, problems=(),
+        return render_template("pupils/homework_done.html", figures=figures, show_best=False, problems=(),
                                total=mine.items_made, best_total=None, time_up=False, **common)  # fmt: skip
     try:
         served = adaptive.serve(assignment, pupil)
@@ -127,7 +127,7 @@ def _adaptive_page(assignment: Assignment, pupil: ClassPupil, common: dict) -> s
     shown = route_hints(served.item, best_route(learner, served.item)[1])
     common["work"] = served.work
     return render_template(
-        "pupil/homework_adaptive.html", item=served.item, roll=served.item.roll, pending=served.pending,
+        "pupils/homework_adaptive.html", item=served.item, roll=served.item.roll, pending=served.pending,
         dice_json=json.dumps(served.item.roll.to_dict()), hints=[h.message(select_locale()) for h in shown[: served.pending.hints]],
         hint_count=len(shown), formula=str(request.args.get("formula", ""))[:MAX_FORMULA],
         minutes_done=int(served.work.seconds // 60), **common,

@@ -24,7 +24,7 @@ from suji.web.errors import render_error, wants_json
 from suji.web.extensions import db
 from suji.web.models import ensure_schema
 
-bp = Blueprint("pupil", __name__)
+bp = Blueprint("pupils", __name__)
 SIGN_IN_FIRST = lazy_gettext("Sign in with your sign-in card first.")
 
 
@@ -64,9 +64,9 @@ def pupil_required(view: Callable[..., Any]) -> Callable[..., Any]:
             return view(pupil, class_of(pupil), *args, **kwargs)
         if wants_json() or request.path.startswith("/api/"):
             return render_error(401, "sign_in", lazy_gettext("Sign in first"), SIGN_IN_FIRST)
-        return redirect(url_for("pupil.signin_form", next=request.full_path.rstrip("?")), code=303)
+        return redirect(url_for("pupils.signin", next=request.full_path.rstrip("?")), code=303)
 
     return guarded
 
 
-from suji.web.pupil import homework, pages  # noqa: E402,F401  - the routes register themselves on `bp`
+from suji.web.pupils import homework, pages  # noqa: E402,F401  - the routes register themselves on `bp`

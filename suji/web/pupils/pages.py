@@ -17,23 +17,24 @@ from werkzeug.wrappers import Response
 
 from suji.play.classroom import ENDED
 from suji.play.school import homework as rules
-from suji.web.classes import daily, signin, store, work
+from suji.web.classes import daily, store, work
+from suji.web.classes import signin as card_signin
 from suji.web.classes.models import AssignmentWork, ClassPupil, SchoolClass
 from suji.web.i18n import select_locale
 from suji.web.models import utcnow
-from suji.web.pupil import bp, pupil_required
+from suji.web.pupils import bp, pupil_required
 from suji.web.redirects import safe_next
 
 
-def _signin_page(code: str = "", error: signin.PupilSigninError | None = None, status: int = 200) -> tuple[str, int]:
+def _signin_page(code: str = "", error: card_signin.PupilSigninError | None = None, status: int = 200) -> tuple[str, int]:
     return render_template(
-        "pupil/signin.html", code=code[:20], error=error.message(select_locale()) if error else None,
-        next=safe_next(request.values.get("next", "")), signed_in=signin.current_pupil(),
+        "pupils/signin.html", code=code[:20], error=error.message(select_locale()) if error else None,
+        next=safe_next(request.values.get("next", "")), signed_in=card_signin.current_pupil(),
     ), status  # fmt: skip
 
 
 @bp.get("/signin")
-def signin_form() -> tuple[str, int]:
+def signin() -> tuple[str, int]:
     return _signin_page()
 
 
@@ -42,20 +43,20 @@ def signin_post() -> Response | tuple[str, int]:
     """Sign in with a card's code: this device is the pupil's until they sign out (or get a new card)."""
     text = str(request.form.get("code", ""))[:40]
     try:
-        pupil = signin.sign_in(text)
-    except signin.PupilSigninError as error:
+        pupil = card_signin.sign_in(text)
+    except card_signin.PupilSigninError as error:
         return _signin_page(text, error, 429 if error.code == "too_many" else 400)
     flash(gettext("Hello, %(name)s! You are signed in.", name=pupil.name), "info")
     target = safe_next(request.form.get("next", ""))
-    response = redirect(target if target != "/" else url_for("pupil.home"), code=303)
-    days = (store.kept_until(signin.class_of(pupil)) - store.today()).days
-    return signin.signed_in(response, pupil, days)
+    response = redirect(target if target != "/" else url_for("pupils.home"), code=303)
+    days = (store.kept_until(card_signin.class_of(pupil)) - store.today()).days
+    return card_signin.signed_in(response, pupil, days)
 
 
 @bp.post("/signout")
 def signout() -> Response:
     flash(gettext("You are signed out. See you next time!"), "info")
-    return signin.signed_out(redirect(url_for("pupil.signin_form"), code=303))
+    return card_signin.signed_out(redirect(url_for("pupils.signin"), code=303))
 
 
 def live_lesson(cls: SchoolClass) -> object | None:
@@ -92,6 +93,6 @@ def home(pupil: ClassPupil, cls: SchoolClass) -> str:
     todo = sorted((r for r in rows if r[2] != rules.DONE), key=lambda r: (order[r[2]], r[0].due_at or now))
     done = [r for r in rows if r[2] == rules.DONE]
     return render_template(
-        "pupil/home.html", pupil=pupil, cls=cls, todo=todo, done=done, lesson=live_lesson(cls),
+        "pupils/home.html", pupil=pupil, cls=cls, todo=todo, done=done, lesson=live_lesson(cls),
         board=daily.board(cls, today(), pupil), score_of=work.counted_score,
     )  # fmt: skip
