@@ -53,8 +53,9 @@ def card_codes(pdf: bytes) -> dict[str, str]:
 
     import pypdf
 
-    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
-    found = re.findall(r"(?:No\. \d+|\d+番)\n(.*?)\n(?:Sign-in code|ログインコード)\n([A-Z0-9]{4}-[A-Z0-9]{4})", text, re.S)
+    # The extraction breaks a line wherever the font changes (a digit beside a kanji): read it as one line.
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages).replace("\n", "")
+    found = re.findall(r"(?:No\. \d+|\d+番)(.*?)(?:Sign-in code|ログインコード)([A-Z0-9]{4}-[A-Z0-9]{4})", text)
     return {"".join(name.split()): code for name, code in found}
 
 

@@ -46,7 +46,7 @@ def signin_post() -> Response | tuple[str, int]:
         pupil = card_signin.sign_in(text)
     except card_signin.PupilSigninError as error:
         return _signin_page(text, error, 429 if error.code == "too_many" else 400)
-    flash(gettext("Hello, %(name)s! You are signed in.", name=pupil.name), "info")
+    flash(gettext("You are signed in with your card."), "info")
     target = safe_next(request.form.get("next", ""))
     response = redirect(target if target != "/" else url_for("pupils.home"), code=303)
     days = (store.kept_until(card_signin.class_of(pupil)) - store.today()).days
