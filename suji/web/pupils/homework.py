@@ -201,12 +201,13 @@ def _adaptive_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formul
     except SujiError as error:
         flash(error.message(lang), "error")
         return redirect(_page(assignment), code=303)
+    # The next problem shows at once: these lines are about the one just answered.
     if done.made_goal:
         flash(gettext("Goal made! %(points)s points.", points=done.result.score if done.result else 0), "info")
     elif formula is None:
-        flash(gettext("Here is one answer: %(formula)s", formula=done.item.witness_formula), "info")
+        flash(gettext("One answer to the last problem: %(formula)s", formula=done.item.witness_formula), "info")
     else:
-        flash(gettext("Not this time. One answer was: %(formula)s", formula=done.item.witness_formula), "error")
+        flash(gettext("Not this time. One answer to the last problem: %(formula)s", formula=done.item.witness_formula), "error")
     for change in done.changes:
         flash(change_json(change, lang)["message"], "info")
     return redirect(_page(assignment), code=303)

@@ -4,7 +4,8 @@
 (function () {
   "use strict";
   var input = document.getElementById("code-input");
-  if (input && !input.value && location.hash) {
+  var fromHash = function () {
+    if (!input || !location.hash) return;
     var code = decodeURIComponent(location.hash.slice(1)).replace(/[^A-Za-z0-9-]/g, "").slice(0, 20);
     history.replaceState(null, "", location.pathname + location.search); // the code leaves the address bar
     if (code) {
@@ -12,7 +13,9 @@
       var form = document.getElementById("signin-form");
       if (form) form.submit();
     }
-  }
+  };
+  if (input && !input.value) fromHash();
+  window.addEventListener("hashchange", fromHash); // the card's address opened on the sign-in page itself
   var clock = document.getElementById("time-left");
   if (clock && clock.dataset.seconds) {
     var left = parseInt(clock.dataset.seconds, 10);
