@@ -97,6 +97,8 @@ def test_extra_time_and_free_hints_apply_in_a_live_lesson(app, teacher):
     seconds = {name: pupils[name].get(f"/api/class/{code}/state").get_json() for name in pupils}
     assert seconds["Hana"]["phase"] == "ended" and seconds["Ken"]["phase"] == "running"
     assert 290 <= seconds["Ken"]["seconds_left"] <= 300 and seconds["Mia"]["seconds_left"] is None
+    note = re.search(r'id="extra-time">(.*?)</p>', teacher.get(f"/class/{session_id}").get_data(as_text=True)).group(1)
+    assert "Ken until" in note and "Mia without a time limit" in note and "Hana" not in note
     grid = teacher.get(f"/api/class/{session_id}/results").get_json()
     scores = {row["name"]: row["cells"][0] for row in grid["rows"]}
     assert scores["Hana"] is None or not scores["Hana"]["done"]

@@ -114,6 +114,18 @@ def pupil_settings(cls: ClassSession, me: ClassStudent | None) -> ClassSettings:
     return replace(settings, hint_cost=False) if _accommodations(me)[1] else settings
 
 
+def extra_time(cls: ClassSession) -> list[tuple[str, datetime | None]]:
+    """The pupils of a class's running session with extra time and when their time runs out (None: untimed)."""
+    if cls.school_class_id is None or cls.ends_at is None:  # no time limit, or not started yet
+        return []
+    students = db.session.scalars(
+        select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.pupil_id.is_not(None))
+    )
+    return sorted(
+        (s.nickname, pupil_clock(cls, s).ends_at) for s in students if _accommodations(s)[0] != "1"
+    )
+
+
 def keep_work(cls: ClassSession, me: ClassStudent, index: int, progress: Progress, attempt: object = None) -> None:
     """A roster pupil's move, kept in their class's record too (in the caller's transaction)."""
     if me.pupil_id is not None and cls.school_class_id is not None:

@@ -183,6 +183,7 @@ def dashboard(cls: ClassSession) -> str:
         only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES, release=cls.school_class_id is None,
         waiting=store.waiting_names(cls),
         roster_class=store.roster.class_name(cls.school_class_id) if cls.school_class_id else None,
+        extra_time=store.extra_time(cls), local_time=local_time,
     )  # fmt: skip
 
 
