@@ -6,6 +6,9 @@ JSON: /api/class/<CODE>/state (the page polls for the teacher's start, pause and
 Every view but joining runs behind `pupil_required`. An answer must be for the pupil's current problem and carry
 the number of attempts the page showed, so a form sent twice or from an old tab changes nothing (and the database
 refuses a doubled attempt). A wrong join code counts against the client's address: too many and joining waits.
+A session made for a teacher's class takes only the class's pupils, signed in with their cards and named from
+the roster (a pupil joining again on another device carries on with their own row); their extra time and free
+hints apply to them (suji.web.classroom.store's roster hooks).
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
     ClassSession row ──settings_of, problems_of, clock_of──▶ ClassSettings, ClassProblem…, Clock
     ClassAnswer row  ──progress_of──▶ Progress ──(a move in suji.play.classroom)──▶ Progress ──store_progress──▶ row
     every pupil, answer and attempt of a session ──results_of──▶ the grid (suji.play.classroom.results)
+    a session made for a teacher's class ──roster (hooks set by suji.web.classes.live)──▶ each pupil's clock
+        with their extra time (pupil_clock), their settings with free hints (pupil_settings), and every move
+        kept in the class's record too (keep_work)
 
 Everything lives in the database and nothing in a server's memory (the parsed problems are cached by their stored
 text only), so several app servers behind one PostgreSQL database serve one class. Times are UTC.

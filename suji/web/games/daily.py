@@ -3,7 +3,8 @@
 The day is the app's time zone's (suji.web.games.common.today). A re-roll is seeded by the day and the dice
 chosen, so the same choice gives everyone the same dice; the player's entry is made on their first action, and
 each form carries the entry's version, so a repeated or late request changes nothing. The ranking is
-suji.play.leaderboard's; this module only reads the day's answers in order.
+suji.play.leaderboard's; this module only reads the day's answers in order. A signed-in pupil of a teacher's
+class sees their class's board instead, as the class's setting says (CLASS_BOARDS, set by suji.web.classes).
 """
 
 from __future__ import annotations

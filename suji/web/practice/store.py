@@ -14,6 +14,10 @@ One answer is one transaction: the profile row is locked (SELECT … FOR UPDATE 
 write lock at BEGIN, suji.web.models), then the item's row; the update is worked out by the library
 (suji.learner.model, selection, mastery) on what was read under the lock, and written with the answer's row.
 Two answers at the same moment queue; neither is lost, and the same problem answered twice counts once.
+
+A pupil of a teacher's class practises on a profile the class keeps (suji.web.classes): their card puts it in
+this cookie on any device; the retention below leaves it to the class's (KEPT_ELSEWHERE), and the class's
+adaptive homework serves it items of its own (choose_pending) kept in the class's rows.
 """
 
 from __future__ import annotations
