@@ -27,7 +27,7 @@ from suji.web.classes.work import _answer_row, _finish_if_done, _locked_work, _s
 from suji.web.classroom import store as classroom
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassSession, ClassStudent
 from suji.web.extensions import db
-from suji.web.models import utcnow
+from suji.web.models import insert_or_keep, utcnow
 
 
 def class_name(class_id: int) -> str | None:
@@ -65,9 +65,7 @@ def accommodations(pupil_id: int) -> tuple[str, bool]:
 
 def lesson_of(session: ClassSession) -> Assignment:
     """The lesson's record in the class, made (in the caller's transaction) if the session has none yet."""
-    from suji.web.practice.answers import _insert_ignoring_conflict
-
-    _insert_ignoring_conflict(
+    insert_or_keep(
         Assignment,
         {"public_id": new_public_id(), "class_id": session.school_class_id, "kind": LIVE, "title": "",
          "settings_json": session.settings_json, "problems_json": session.problems_json, "opens_at": None,

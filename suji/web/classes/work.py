@@ -47,7 +47,7 @@ from suji.web.classes.models import (
 )
 from suji.web.classes.store import new_public_id
 from suji.web.extensions import db
-from suji.web.models import utcnow
+from suji.web.models import insert_or_keep, utcnow
 
 MAX_FORMULA = 200
 
@@ -139,9 +139,7 @@ def work_of(assignment: Assignment, pupil: ClassPupil) -> AssignmentWork | None:
 
 def _locked_work(assignment: Assignment, pupil_id: int, now: datetime) -> AssignmentWork:
     """The pupil's work row, made (started now) if it is not there, locked until the transaction ends."""
-    from suji.web.practice.answers import _insert_ignoring_conflict
-
-    _insert_ignoring_conflict(
+    insert_or_keep(
         AssignmentWork,
         {"assignment_id": assignment.id, "pupil_id": pupil_id, "started_at": now, "finished_late": False,
          "items_done": 0, "items_made": 0, "seconds": 0.0, "version": 1},
