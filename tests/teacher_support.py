@@ -43,3 +43,33 @@ def pupil_ids(app, class_id: str) -> dict[str, str]:
             p.name: p.public_id
             for p in db.session.scalars(select(ClassPupil).where(ClassPupil.class_id == cls.id))
         }
+
+
+def card_codes(pdf: bytes) -> dict[str, str]:
+    """The sign-in codes a PDF of class cards prints, by the pupil's name (spaces dropped) as printed (pupils
+    with a class number: the name is what stands between "No. N" and the code's label)."""
+    import io
+    import re
+
+    import pypdf
+
+    # The extraction breaks a line wherever the font changes (a digit beside a kanji): read it as one line.
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages).replace("\n", "")
+    found = re.findall(r"(?:No\. \d+|\d+番)(.*?)(?:Sign-in code|ログインコード)([A-Z0-9]{4}-[A-Z0-9]{4})", text)
+    return {"".join(name.split()): code for name, code in found}
+
+
+def print_cards(client, class_id: str, which: str = "new") -> dict[str, str]:
+    """Print the class's sign-in cards as the teacher (`client`); the codes by pupil name (spaces dropped)."""
+    response = client.post(f"/teacher/classes/{class_id}/cards.pdf", data={"which": which})
+    assert response.status_code == 200 and response.mimetype == "application/pdf", response.status_code
+    return card_codes(response.data)
+
+
+def pupil_client(app, code: str, lang: str = "en"):
+    """A new device (test client) signed in with a card's code."""
+    device = app.test_client()
+    device.set_cookie("suji_lang", lang)
+    response = device.post("/signin", data={"code": code})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return device

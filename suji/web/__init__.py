@@ -82,6 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register(app, "suji.web.practice")
     _register(app, "suji.web.accounts")
     _register(app, "suji.web.classes")
+    _register(app, "suji.web.pupils")
 
     from suji.web import errors, furigana, logs
 

@@ -35,6 +35,11 @@ class ClassSession(db.Model):  # type: ignore[name-defined]
     teacher_id: Mapped[int | None] = mapped_column(
         ForeignKey("teachers.id", ondelete="CASCADE"), nullable=True, index=True
     )
+    # The teacher's class (suji.web.classes) when the session was made for one (migration 0006): its roster pupils
+    # join signed in with their cards, and their work joins their records there.
+    school_class_id: Mapped[int | None] = mapped_column(
+        ForeignKey("school_classes.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     settings_json: Mapped[str] = mapped_column(Text, nullable=False)
     problems_json: Mapped[str] = mapped_column(Text, nullable=False)
     status: Mapped[str] = mapped_column(String(10), nullable=False, default="waiting")
@@ -68,6 +73,10 @@ class ClassStudent(db.Model):  # type: ignore[name-defined]
     name_key: Mapped[str] = mapped_column(String(80), nullable=False)
     token_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     position: Mapped[int] = mapped_column(Integer, nullable=False, default=0)  # index of the current problem
+    # The roster pupil (suji.web.classes) of a session made for a class, signed in with their card (migration 0006)
+    pupil_id: Mapped[int | None] = mapped_column(
+        ForeignKey("class_pupils.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     joined_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
     __mapper_args__ = {"version_id_col": version}

@@ -119,6 +119,15 @@ def migration_head() -> str:
     return ScriptDirectory(str(MIGRATIONS)).get_current_head() or ""
 
 
+def insert_or_keep(model: type, values: dict) -> None:
+    """INSERT … ON CONFLICT DO NOTHING, in the database's own dialect: a row that is there already stays (the
+    way to make a row that two requests may make at the same moment, before locking it)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    insert = postgresql.insert if db.session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    db.session.execute(insert(model).values(**values).on_conflict_do_nothing())
+
+
 def token_hash(token: str) -> str:
     """The stored form of a player's cookie token (the token itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -192,3 +192,33 @@ def test_only_the_first_attempt_counts_when_the_teacher_says_so():
     assert homework.counted(made_on_second, 0, True) == 0
     assert homework.counted(Progress(attempts=1, solved=True, done=True, score=9), 9, True) == 9
     assert homework.counted(Progress(attempts=1), None, False) == 0  # not finished yet
+
+
+def test_the_pupils_list_says_not_open_open_due_late_or_done():
+    start = datetime(2026, 5, 18, 0, 0)
+    hw = homework.Homework("Sheet", opens_at=start, due_at=start + timedelta(days=3))
+    at = [start - timedelta(minutes=1), start + timedelta(hours=1), start + timedelta(days=2, hours=1),
+          start + timedelta(days=3, minutes=1)]  # fmt: skip
+    assert [homework.pupil_status(hw, now, False) for now in at] == ["not_open", "open", "due", "late"]
+    assert {homework.pupil_status(hw, now, True) for now in at} == {"done"}  # finished: done, late or not
+    assert homework.pupil_status(homework.Homework("Open", due_at=None), start, False) == "open"
+
+
+def test_adaptive_homework_is_done_after_its_items_or_its_minutes():
+    items = homework.Homework("x", kind=homework.ADAPTIVE, amount_kind=homework.ITEMS, amount=3)
+    minutes = homework.Homework("x", kind=homework.ADAPTIVE, amount_kind=homework.MINUTES, amount=2)
+    assert [homework.adaptive_done(items, n, 0.0) for n in (2, 3)] == [False, True]
+    assert [homework.adaptive_done(minutes, 9, s) for s in (119.0, 120.0)] == [False, True]
+    served = datetime(2026, 5, 18, 9, 0)
+    assert homework.item_seconds(served, served + timedelta(seconds=42)) == 42.0
+    assert homework.item_seconds(served, served + timedelta(hours=3)) == homework.MAX_ITEM_SECONDS  # left open
+    assert homework.item_seconds(served, served - timedelta(seconds=5)) == 0.0
+
+
+def test_a_live_sessions_end_moves_for_extra_time_or_goes():
+    ends = datetime(2026, 5, 18, 9, 30)  # a 20-minute lesson (with any pauses and "+5 minutes" already in it)
+    assert roster.extended_end(ends, 20, "1") == ends
+    assert roster.extended_end(ends, 20, "1.5") == ends + timedelta(minutes=10)
+    assert roster.extended_end(ends, 20, "2") == ends + timedelta(minutes=20)
+    assert roster.extended_end(ends, 20, "untimed") is None
+    assert roster.extended_end(None, None, "2") is None  # no time limit: nothing to extend

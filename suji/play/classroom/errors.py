@@ -45,6 +45,7 @@ MESSAGES = {
         "This page needs the teacher's private link. Open the link you bookmarked when you made the class."
     ),
     "no_session": N_("There is no such class session. It may have been deleted."),
+    "roster_only": N_("This live lesson is for the pupils of %(name)s. Sign in with your sign-in card first, then join."),
     "not_step": N_("“step” must be a whole number from 0 to %(limit)s."),
     "not_json": N_("Send one JSON object (Content-Type: application/json)."),
 }

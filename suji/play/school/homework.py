@@ -4,6 +4,7 @@
     Homework + now ──window──▶ not open yet / open / late                 (late work is marked, never refused)
     Homework + a pupil's start + their extra time ──deadline──▶ when a timed set stops taking answers
     a problem's Progress + the first attempt's score ──counted──▶ what the problem scores in the report
+    Homework + now + the pupil's work ──pupil_status──▶ not open yet / open / due / late / done (the pupil's list)
 
 Two kinds. A fixed problem set is a worksheet's: the same count, level, seed and version give exactly the
 printed sheet's problems (suji.play.classroom.choose_problems, as a live class session chooses them), answered
@@ -39,7 +40,10 @@ MAX_ITEMS, MAX_MINUTES = 50, 120
 MAX_TIME_LIMIT = 180
 MAX_TITLE = 60
 NOT_OPEN, OPEN, LATE = "not_open", "open", "late"
+DUE, DONE = "due", "done"  # the pupil's list adds these: due within DUE_SOON, and finished
+DUE_SOON = timedelta(hours=24)
 MAX_AHEAD = timedelta(days=400)
+MAX_ITEM_SECONDS = 600.0  # adaptive practice counts at most this much time for one item (a tab left open)
 
 MESSAGES = {
     "title": N_("A title has 1 to %(high)s characters."),
@@ -199,6 +203,29 @@ def window(homework: Homework, now: datetime) -> str:
     if homework.due_at is not None and now > homework.due_at:
         return LATE
     return OPEN
+
+
+def pupil_status(homework: Homework, now: datetime, finished: bool) -> str:
+    """Where an assignment stands for one pupil: DONE once finished (late or not), else NOT_OPEN before the opening
+    time, LATE after the due date, DUE within DUE_SOON of it, OPEN otherwise."""
+    if finished:
+        return DONE
+    state = window(homework, now)
+    if state == OPEN and homework.due_at is not None and homework.due_at - now <= DUE_SOON:
+        return DUE
+    return state
+
+
+def adaptive_done(homework: Homework, items_done: int, seconds: float) -> bool:
+    """Whether adaptive practice is complete: N items answered, or N minutes of practice counted."""
+    if homework.amount_kind == MINUTES:
+        return seconds >= homework.amount * 60
+    return items_done >= homework.amount
+
+
+def item_seconds(served_at: datetime, answered_at: datetime) -> float:
+    """The practice time one adaptive item counts: from showing it to the answer, at most MAX_ITEM_SECONDS."""
+    return max(0.0, min(MAX_ITEM_SECONDS, (answered_at - served_at).total_seconds()))
 
 
 def deadline(homework: Homework, started_at: datetime | None, extra_time: str) -> datetime | None:

@@ -4,6 +4,7 @@
     roster text ──parse_roster──▶ RosterLine…  ("12 佐藤はな" a line)   (one pupil row each)
     form fields ──parse_pupil──▶ PupilInfo (name, 出席番号, extra time, free hints)
     a school year and its last day ──data_kept_until──▶ the day the class's data is deleted
+    a live session's end + the pupil's extra time ──extended_end──▶ when their time runs out (or never)
 
 A pupil is a name or a nickname the teacher types (the leaderboard's rules: letters of any script, digits,
 spaces, - and _, 1–20 characters; no email and no real name needed) and an optional class number (出席番号).
@@ -16,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from suji.core.nicknames import NicknameError, clean_nickname
 from suji.core.text import whole_number
@@ -191,6 +192,15 @@ def parse_pupil(form: Mapping[str, object]) -> PupilInfo:
     if hints not in ("yes", "no"):
         raise SchoolError("yes_no", "free_hints")
     return PupilInfo(name, number, extra, hints == "yes")
+
+
+def extended_end(ends_at: datetime | None, time_limit: int | None, extra_time: str) -> datetime | None:
+    """When a live session's time runs out for one pupil: the class's end (pauses and "+5 minutes" included) plus
+    the extra share of the time limit (`time_limit` minutes × 0.5 or × 1), or None (no limit) when untimed."""
+    factor = EXTRA_TIME.get(extra_time, 1.0)
+    if ends_at is None or factor is None or not time_limit:
+        return None if factor is None else ends_at
+    return ends_at + timedelta(minutes=time_limit * (factor - 1.0))
 
 
 def timed(limit_seconds: float | None, extra_time: str) -> float | None:

@@ -6,6 +6,9 @@ JSON: /api/class/<CODE>/state (the page polls for the teacher's start, pause and
 Every view but joining runs behind `pupil_required`. An answer must be for the pupil's current problem and carry
 the number of attempts the page showed, so a form sent twice or from an old tab changes nothing (and the database
 refuses a doubled attempt). A wrong join code counts against the client's address: too many and joining waits.
+A session made for a teacher's class takes only the class's pupils, signed in with their cards and named from
+the roster (a pupil joining again on another device carries on with their own row); their extra time and free
+hints apply to them (suji.web.classroom.store's roster hooks).
 """
 
 from __future__ import annotations
@@ -71,8 +74,53 @@ def join_code(code: str) -> str | Response | tuple[str, int]:
     if store.join_refused():
         return render_template("classroom/join.html", code=shown, name="",
                                error=too_many_tries().message(lang())), 429  # fmt: skip
-    store.count_join_failure(shown)
-    return render_template("classroom/join.html", code=shown, name="", error=None)
+    roster = _roster_join(cls)
+    if not roster:  # a pupil of the session's class signed in here is not guessing codes
+        store.count_join_failure(shown)
+    return render_template("classroom/join.html", code=shown, name="", error=None, **roster)
+
+
+def _roster_join(cls: ClassSession | None, typed: bool = False) -> dict:
+    """For a session made for a class and a pupil of that class signed in on this browser: the class's name and
+    the pupil's; else nothing (the form then reads the same whether a class has the code or not: the join
+    itself says a lesson for a class needs the card, once a code is typed and found: `typed`)."""
+    if cls is None or cls.school_class_id is None:
+        return {}
+    pupil = store.roster.signed_in_pupil(cls.school_class_id)
+    if pupil is None and not typed:
+        return {}
+    # a code typed and found (`typed`) may name its class: the pupil then signs in with the card
+    return {"roster_class": store.roster.class_name(cls.school_class_id) or "",
+            "roster_name": pupil[1] if pupil else None}  # fmt: skip
+
+
+def _join_roster(cls: ClassSession, refuse: Callable[..., tuple[str, int]]) -> Response | tuple[str, int]:
+    """Join a session made for a class as the roster pupil signed in on this browser (named from the roster);
+    joining again from another device carries on with the same pupil's work there (this browser takes it)."""
+    pupil = store.roster.signed_in_pupil(cls.school_class_id)
+    if pupil is None:
+        return refuse(ClassError("roster_only", name=store.roster.class_name(cls.school_class_id) or ""), 403)
+    pupil_id, name = pupil
+    mine = db.session.scalar(
+        select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.pupil_id == pupil_id)
+    )
+    token = student_token()
+    new_token = token is None
+    if token is None:
+        token = secrets.token_urlsafe(32)
+    if mine is not None:
+        mine.token_hash = token_hash(token)
+        flash(gettext(str(WELCOME_BACK), name=mine.nickname), "info")
+    else:
+        db.session.add(ClassStudent(session_id=cls.id, nickname=name, name_key=core.name_key(name),
+                                    token_hash=token_hash(token), pupil_id=pupil_id))  # fmt: skip
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):  # the same pupil joined a moment ago from another device
+        db.session.rollback()
+        return refuse(ClassError("stale"), 409)
+    response = redirect(url_for("classroom.play", code=cls.code), code=303)
+    return with_cookie(response, STUDENT_COOKIE, token, 365 * 24 * 3600) if new_token else response
 
 
 @bp.post("/join")
@@ -81,9 +129,10 @@ def join_post() -> str | Response | tuple[str, int]:
     code_text = str(request.form.get("code", ""))[: core.MAX_CODE_INPUT]
     name_text = str(request.form.get("nickname", ""))[:100]
 
-    def refuse(error: ClassError, status: int = 400) -> tuple[str, int]:
+    def refuse(error: ClassError, status: int = 400, cls: ClassSession | None = None) -> tuple[str, int]:
         page = render_template(
-            "classroom/join.html", code=code_text, name=name_text, error=error.message(lang())
+            "classroom/join.html", code=code_text, name=name_text, error=error.message(lang()),
+            **_roster_join(cls, typed=True),
         )
         return page, status
 
@@ -103,6 +152,8 @@ def join_post() -> str | Response | tuple[str, int]:
         return redirect(url_for("classroom.play", code=cls.code), code=303)
     if store.phase(cls) == ENDED:
         return refuse(ClassError("ended"))
+    if cls.school_class_id is not None:  # a session made for a class: its pupils join signed in with their cards
+        return _join_roster(cls, lambda error, status=400: refuse(error, status, cls))
     try:
         name = core.clean_name(name_text)
     except ClassError as error:
@@ -142,18 +193,18 @@ def join_post() -> str | Response | tuple[str, int]:
 def play(cls: ClassSession, me: ClassStudent) -> str:
     """The pupil's page: waiting, paused, the current problem, its result, the end of the list, or the results."""
     problems = store.problems_of(cls)
-    settings = store.settings_of(cls)
-    now_phase = store.phase(cls)
+    settings = store.pupil_settings(cls, me)
+    now_phase = store.phase(cls, me=me)
     answers = store.answers_of(me)
     done = [(p, store.progress_of(answers.get(i))) for i, p in enumerate(problems)]
     total = sum(pr.score for _, pr in done if pr.done)
     common = {
         "cls": cls, "me": me, "settings": settings, "phase": now_phase, "total": total,
         "best_total": sum(p.best_score for p in problems), "count": len(problems), "done": done,
-        "seconds_left": store.seconds_left(cls), "phase_names": PHASE_NAMES,
+        "seconds_left": store.seconds_left(cls, me), "phase_names": PHASE_NAMES,
     }  # fmt: skip
     if now_phase == ENDED or me.position >= len(problems):
-        return render_template("classroom/finished.html", time_up=store.time_up(cls), **common)
+        return render_template("classroom/finished.html", time_up=store.time_up(cls, me), **common)
     if now_phase in (WAITING, PAUSED):
         return render_template("classroom/wait.html", **common)
     problem = problems[me.position]
@@ -176,7 +227,7 @@ Action = Callable[[ClassSession, ClassStudent, ClassProblem, ClassAnswer, Progre
 def _pupil_action(cls: ClassSession, me: ClassStudent, action: Action) -> Response:
     """Run `action` for the pupil's current problem, if the session runs and the form is fresh."""
     page = url_for("classroom.play", code=cls.code)
-    closed = clock.closed(store.clock_of(cls), utcnow())
+    closed = clock.closed(store.pupil_clock(cls, me), utcnow())
     if closed is not None:
         flash(closed.message(lang()), "error")
         return redirect(page, code=303)
@@ -213,11 +264,12 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
 
     def act(cls: ClassSession, me: ClassStudent, problem: ClassProblem, row: ClassAnswer,
             progress: Progress) -> str | None:  # fmt: skip
-        after, attempt = core.grade(formula, problem, progress, store.settings_of(cls))
+        after, attempt = core.grade(formula, problem, progress, store.pupil_settings(cls, me))
         store.store_progress(row, after)
         db.session.add(ClassAttempt(session_id=cls.id, student_id=me.id, problem=row.problem,
                                     number=attempt.number, formula=attempt.formula, error_code=attempt.error_code,
                                     score=attempt.score))  # fmt: skip
+        store.keep_work(cls, me, row.problem, after, attempt)
         if attempt.error_code is None:
             return None
         result = attempt.result
@@ -252,6 +304,7 @@ def skip(cls: ClassSession, me: ClassStudent) -> Response:
         store.store_progress(row, core.skip(progress))
         db.session.add(ClassAttempt(session_id=cls.id, student_id=me.id, problem=row.problem,
                                     number=progress.attempts + 1, formula="", error_code=core.SKIPPED, score=0))  # fmt: skip
+        store.keep_work(cls, me, row.problem, core.skip(progress), core.SKIPPED)
         return None
 
     return _pupil_action(cls, me, act)
@@ -283,7 +336,7 @@ def next_problem(cls: ClassSession, me: ClassStudent) -> Response:
 def state_json(cls: ClassSession, me: ClassStudent) -> Response:
     """The phase and the time left, for a pupil's page to reload when the teacher starts, pauses or ends."""
     return jsonify(
-        {"phase": store.phase(cls), "seconds_left": store.seconds_left(cls), "position": me.position}
+        {"phase": store.phase(cls, me=me), "seconds_left": store.seconds_left(cls, me), "position": me.position}
     )
 
 
@@ -294,7 +347,7 @@ def hint(cls: ClassSession, me: ClassStudent) -> Response:
     data = json_body()
     if not isinstance(data, dict):
         return json_error("not_json")
-    closed = clock.closed(store.clock_of(cls), utcnow())
+    closed = clock.closed(store.pupil_clock(cls, me), utcnow())
     if closed is not None:
         return json_error(closed, 409)
     problems = store.problems_of(cls)
@@ -304,12 +357,13 @@ def hint(cls: ClassSession, me: ClassStudent) -> Response:
     row = store.answer_row(cls, me, me.position)
     try:
         after, shown = core.take_hint(
-            problem, store.progress_of(row), store.settings_of(cls), data.get("step", 0)
+            problem, store.progress_of(row), store.pupil_settings(cls, me), data.get("step", 0)
         )
     except ClassError as error:
         db.session.rollback()
         return json_error(error)
     store.store_progress(row, after)
+    store.keep_work(cls, me, me.position, after)
     try:
         db.session.commit()
     except (IntegrityError, StaleDataError):

@@ -3,6 +3,9 @@
     ClassSession row ──settings_of, problems_of, clock_of──▶ ClassSettings, ClassProblem…, Clock
     ClassAnswer row  ──progress_of──▶ Progress ──(a move in suji.play.classroom)──▶ Progress ──store_progress──▶ row
     every pupil, answer and attempt of a session ──results_of──▶ the grid (suji.play.classroom.results)
+    a session made for a teacher's class ──roster (hooks set by suji.web.classes.live)──▶ each pupil's clock
+        with their extra time (pupil_clock), their settings with free hints (pupil_settings), and every move
+        kept in the class's record too (keep_work)
 
 Everything lives in the database and nothing in a server's memory (the parsed problems are cached by their stored
 text only), so several app servers behind one PostgreSQL database serve one class. Times are UTC.
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -67,6 +72,70 @@ def clock_of(cls: ClassSession) -> Clock:
     return Clock(cls.status, cls.started_at, cls.ends_at, cls.paused_at, cls.ended_at)
 
 
+# ---- a session made for a teacher's class (suji.web.classes sets these; class mode knows nothing else of it) ----
+
+
+def _nothing(*args: object) -> None:
+    return None
+
+
+@dataclass
+class RosterHooks:
+    """What a class with a roster adds to a session made for it: its name, the teacher's classes to choose from,
+    this browser's signed-in pupil of the class, a pupil's accommodations (extra time, free hints), and keeping
+    each move in the pupil's record there. The defaults are a session without a class."""
+
+    class_name: Callable[[int], str | None] = _nothing  # school_class_id → its name
+    teacher_classes: Callable[[int], list[tuple[str, str]]] = lambda teacher_id: []  # → (public id, name)…
+    owned_class: Callable[[int, str], int | None] = _nothing  # (teacher id, public id) → school_class_id
+    signed_in_pupil: Callable[[int], tuple[int, str] | None] = _nothing  # school_class_id → (pupil id, name)
+    accommodations: Callable[[int], tuple[str, bool]] = lambda pupil_id: ("1", False)  # (extra time, free hints)
+    keep_work: Callable[..., None] = _nothing  # (session, student, index, Progress, Attempt or None, now)
+    session_made: Callable[[ClassSession], None] = _nothing
+
+
+roster = RosterHooks()
+
+
+def _accommodations(me: ClassStudent | None) -> tuple[str, bool]:
+    return roster.accommodations(me.pupil_id) if me is not None and me.pupil_id is not None else ("1", False)
+
+
+def pupil_clock(cls: ClassSession, me: ClassStudent | None) -> Clock:
+    """The session's clock as this pupil lives it: with extra time (×1.5, ×2, untimed) their time runs out later."""
+    from suji.play.school.roster import extended_end
+
+    base = clock_of(cls)
+    extra, _ = _accommodations(me)
+    if extra == "1":
+        return base
+    return replace(base, ends_at=extended_end(base.ends_at, settings_of(cls).time_limit, extra))
+
+
+def pupil_settings(cls: ClassSession, me: ClassStudent | None) -> ClassSettings:
+    """The session's settings as they apply to this pupil: free hints cost nothing."""
+    settings = settings_of(cls)
+    return replace(settings, hint_cost=False) if _accommodations(me)[1] else settings
+
+
+def extra_time(cls: ClassSession) -> list[tuple[str, datetime | None]]:
+    """The pupils of a class's running session with extra time and when their time runs out (None: untimed)."""
+    if cls.school_class_id is None or cls.ends_at is None:  # no time limit, or not started yet
+        return []
+    students = db.session.scalars(
+        select(ClassStudent).where(ClassStudent.session_id == cls.id, ClassStudent.pupil_id.is_not(None))
+    )
+    return sorted(
+        (s.nickname, pupil_clock(cls, s).ends_at) for s in students if _accommodations(s)[0] != "1"
+    )
+
+
+def keep_work(cls: ClassSession, me: ClassStudent, index: int, progress: Progress, attempt: object = None) -> None:
+    """A roster pupil's move, kept in their class's record too (in the caller's transaction)."""
+    if me.pupil_id is not None and cls.school_class_id is not None:
+        roster.keep_work(cls, me, index, progress, attempt, utcnow())
+
+
 def store_clock(cls: ClassSession, new: Clock) -> None:
     """Write a moved clock back to its row (only what changed: an unchanged row is not written)."""
     for name in ("status", "started_at", "ends_at", "paused_at", "ended_at"):
@@ -74,17 +143,17 @@ def store_clock(cls: ClassSession, new: Clock) -> None:
             setattr(cls, name, getattr(new, name))
 
 
-def phase(cls: ClassSession, now: datetime | None = None) -> str:
-    """The phase pupils are in now (suji.play.classroom.clock.phase)."""
-    return clock.phase(clock_of(cls), now or utcnow())
+def phase(cls: ClassSession, now: datetime | None = None, me: ClassStudent | None = None) -> str:
+    """The phase pupils (or this pupil, with their extra time) are in now (suji.play.classroom.clock.phase)."""
+    return clock.phase(pupil_clock(cls, me), now or utcnow())
 
 
-def time_up(cls: ClassSession) -> bool:
-    return clock.time_up(clock_of(cls), utcnow())
+def time_up(cls: ClassSession, me: ClassStudent | None = None) -> bool:
+    return clock.time_up(pupil_clock(cls, me), utcnow())
 
 
-def seconds_left(cls: ClassSession) -> int | None:
-    return clock.seconds_left(clock_of(cls), utcnow())
+def seconds_left(cls: ClassSession, me: ClassStudent | None = None) -> int | None:
+    return clock.seconds_left(pupil_clock(cls, me), utcnow())
 
 
 def retention_days() -> int:

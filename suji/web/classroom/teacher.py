@@ -89,8 +89,11 @@ def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> 
     from suji.solver.problems import LEVEL_NAMES, LEVELS, MIXED, VERSION_LABELS
 
     levels = [(str(n), gettext(LEVEL_NAMES[n])) for n in LEVELS] + [(MIXED, gettext(MIXED_LEVELS))]
+    teacher = current_teacher()
+    classes = store.roster.teacher_classes(teacher.id) if teacher is not None else []
+    form = {"school_class": str(request.args.get("for", ""))[:40], **form}
     return render_template(
-        "classroom/new.html", settings=settings, form=form, errors=errors, levels=levels,
+        "classroom/new.html", settings=settings, form=form, errors=errors, levels=levels, classes=classes,
         versions=VERSION_LABELS, min_count=core.MIN_COUNT, max_count=core.MAX_COUNT,
         max_time=core.MAX_TIME_LIMIT, max_attempts=core.MAX_ATTEMPTS, retention=store.retention_days(),
         mine=my_sessions(MAX_LISTED), phase_of=store.phase, phase_names=PHASE_NAMES, local_time=local_time,
@@ -102,21 +105,23 @@ def _new_form(settings: ClassSettings, form: dict, errors: list[ClassError]) -> 
 @heavy  # choosing the problems solves each one: bounded per client and over every process (suji.web.slots)
 def create() -> Response | tuple[str, int]:
     """Make the session: choose its problems, a join code and the teacher's token; show the dashboard."""
-    fields = ("count", "level", "seed", "version", "time_limit", "hints", "hint_cost")
+    fields = ("count", "level", "seed", "version", "time_limit", "hints", "hint_cost", "school_class")
     form = {name: str(request.form.get(name, ""))[:200] for name in fields if name in request.form}
     settings, errors = core.parse_settings(form)
     if errors:
         return _new_form(settings, form, errors), 400
+    teacher = current_teacher()
+    owner = teacher.id if teacher is not None else None
+    # A session made for one of the teacher's classes: its roster pupils join signed in (suji.web.classes).
+    school_class = store.roster.owned_class(owner, form["school_class"]) if owner and form.get("school_class") else None
     store.purge_expired()
     settings = core.with_seed(settings)
     problems = core.choose_problems(settings)
     token = secrets.token_urlsafe(32)
-    teacher = current_teacher()
-    owner = teacher.id if teacher is not None else None
     for _ in range(10):  # a code already in use (one in 244 million per session) is drawn again
         cls = ClassSession(
             code=core.new_code(), public_id=store.new_public_id(), teacher_hash=token_hash(token), status=WAITING,
-            teacher_id=owner,
+            teacher_id=owner, school_class_id=school_class,
             settings_json=json.dumps(settings.to_dict(), ensure_ascii=False),
             problems_json=json.dumps([p.to_dict() for p in problems], ensure_ascii=False),
         )  # fmt: skip
@@ -128,6 +133,8 @@ def create() -> Response | tuple[str, int]:
             db.session.rollback()
     else:  # pragma: no cover - ten clashes in a row do not happen
         raise RuntimeError("no free join code")
+    if school_class is not None:
+        store.roster.session_made(cls)
     session[NEW_LINK_KEY] = {"id": cls.public_id, "token": token}
     return _teacher_cookie(redirect(url_for("classroom.dashboard", session_id=cls.public_id), code=303), cls, token)
 
@@ -179,8 +186,10 @@ def dashboard(cls: ClassSession) -> str:
         phase=store.phase(cls), phase_names=PHASE_NAMES, time_up=store.time_up(cls),
         seconds_left=store.seconds_left(cls), join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS,
         mistake_name=core.mistake_name, lang=lang(), counts_text=counts_text,
-        only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES, release=True,
+        only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES, release=cls.school_class_id is None,
         waiting=store.waiting_names(cls),
+        roster_class=store.roster.class_name(cls.school_class_id) if cls.school_class_id else None,
+        extra_time=store.extra_time(cls), local_time=local_time,
     )  # fmt: skip
 
 
@@ -197,7 +206,8 @@ def results_json(cls: ClassSession) -> Response:
     grid = store.results_of(cls)
     here = lang()
     html = render_template("classroom/_grid.html", grid=grid, mistake_name=core.mistake_name, lang=here,
-                           phase=store.phase(cls), cls=cls, release=True, waiting=store.waiting_names(cls))  # fmt: skip
+                           phase=store.phase(cls), cls=cls, release=cls.school_class_id is None,
+                           waiting=store.waiting_names(cls))  # fmt: skip
     return jsonify({
         "phase": store.phase(cls), "status": cls.status, "time_up": store.time_up(cls),
         "seconds_left": store.seconds_left(cls), "students": len(grid.rows), "attempts": grid.attempts,

@@ -3,11 +3,13 @@
 The day is the app's time zone's (suji.web.games.common.today). A re-roll is seeded by the day and the dice
 chosen, so the same choice gives everyone the same dice; the player's entry is made on their first action, and
 each form carries the entry's version, so a repeated or late request changes nothing. The ranking is
-suji.play.leaderboard's; this module only reads the day's answers in order.
+suji.play.leaderboard's; this module only reads the day's answers in order. A signed-in pupil of a teacher's
+class sees their class's board instead, as the class's setting says (CLASS_BOARDS, set by suji.web.classes).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from flask import render_template, request, url_for
@@ -26,6 +28,9 @@ from suji.web.games.moves import change_hand, changed_dice, value_of
 from suji.web.models import DailyEntry, Player
 
 LEADERBOARD_SIZE = 50
+# The board a signed-in pupil of a class sees instead of the public one (suji.web.classes.daily: the class's
+# setting, shown, anonymous or off): each callable (day, player, their entry) → a board, or None for anyone else.
+CLASS_BOARDS: list[Callable[[date, Player | None, DailyEntry | None], object | None]] = []
 OLD_DAY = lazy_gettext("That puzzle is from another day. Here is today's puzzle.")
 ALREADY_DAILY = lazy_gettext("You have already answered today's puzzle. Come back tomorrow!")
 
@@ -60,8 +65,9 @@ def daily() -> str:
         .select_from(DailyEntry)
         .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
     )
+    class_board = next((b for b in (hook(day, player, entry) for hook in CLASS_BOARDS) if b is not None), None)
     return render_template(
-        "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll,
+        "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll, class_board=class_board,
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
         next_at=common.next_puzzle_at(day), changed=changed_dice(),
         formula=request.args.get("formula", "")[:MAX_FORMULA], faces=face_choices(),

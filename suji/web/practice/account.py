@@ -14,6 +14,7 @@ deleted rows; a typed code → suji.learner.signin → the profile it names → 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy import delete, select
@@ -32,6 +33,17 @@ from suji.web.practice.models import PracticeAnswer, PracticeProfile, PracticeSi
 from suji.web.practice.store import Holder, keep_holder
 
 EXPORT_FORMAT = 1
+# Who else keeps a profile (a class keeps its pupils' practice, suji.web.classes): each callable gives the name
+# of the class that keeps this profile, or None. Such a profile has no practice code of its own (the pupil signs
+# in with their class card) and is deleted by the teacher with the pupil, not from the practice pages.
+MANAGED_BY: list[Callable[[PracticeProfile], str | None]] = []
+
+
+def managed_by(profile: PracticeProfile | None) -> str | None:
+    """The class that keeps this profile, or None for a pupil's own practice."""
+    if profile is None:
+        return None
+    return next((name for name in (hook(profile) for hook in MANAGED_BY) if name), None)
 
 
 def code_shown(holder: Holder, profile: PracticeProfile | None) -> str | None:

@@ -9,11 +9,11 @@ Data flows: the problem (Pending) and what the pupil sent → the rules' `check`
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -24,7 +24,7 @@ from suji.learner.selection import after_answer, since_spaced
 from suji.rules.formula import format_faces
 from suji.rules.scoring import CheckResult, check
 from suji.web.extensions import db
-from suji.web.models import utcnow
+from suji.web.models import insert_or_keep, utcnow
 from suji.web.practice import store
 from suji.web.practice.models import PracticeAnswer, PracticeItemStat, PracticeProfile
 from suji.web.practice.store import Conflict, Holder, Pending
@@ -46,16 +46,9 @@ class Answered:
     changes: tuple[Change, ...]
 
 
-def _insert_ignoring_conflict(model: type, values: dict) -> None:
-    """INSERT … ON CONFLICT DO NOTHING, in the database's own dialect (a row that is there already stays)."""
-    dialect = db.session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    db.session.execute(insert(model).values(**values).on_conflict_do_nothing())
-
-
 def locked_profile(public_id: str, now: datetime) -> PracticeProfile:
     """The pupil's profile row, made if it is not there, locked until the transaction ends."""
-    _insert_ignoring_conflict(
+    insert_or_keep(
         PracticeProfile,
         {"public_id": public_id, "learner_json": json.dumps(Learner().to_dict()), "rating": 0.0, "answered": 0,
          "since_review": store.REVIEW_GAP, "days_streak": 0, "days_longest": 0, "created_at": now,
@@ -67,7 +60,7 @@ def locked_profile(public_id: str, now: datetime) -> PracticeProfile:
 
 
 def _locked_item(key: str) -> PracticeItemStat:
-    _insert_ignoring_conflict(
+    insert_or_keep(
         PracticeItemStat, {"item_key": key, "correction": 0.0, "uncertainty": 1.0, "plays": 0, "made": 0}
     )
     return db.session.scalars(
@@ -99,8 +92,12 @@ def record(
     hints_used: int,
     seconds: float | None,
     now: datetime | None = None,
+    also: Callable[[PracticeAnswer], None] | None = None,
 ) -> Answered:
-    """Record one answer (formula None: giving up) in one transaction; Conflict if the problem was answered."""
+    """Record one answer (formula None: giving up) in one transaction; Conflict if the problem was answered.
+
+    `also(row)` writes what another area keeps of the answer in the same transaction, after the profile's lock
+    (a class's adaptive homework counts it: suji.web.classes.work)."""
     now = now or utcnow()
     item = store.bank().get(pending.key)
     if item is None:
@@ -147,6 +144,8 @@ def record(
         db.session.add(row)
         db.session.flush()
         answer_id = row.id
+        if also is not None:
+            also(row)
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()

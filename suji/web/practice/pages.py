@@ -191,11 +191,22 @@ def me() -> str:
     return render_template(
         "practice/me.html", profile=profile, code=account.code_shown(holder, profile),
         answered=profile.answered if profile else 0, retention=store.retention_days(),
+        managed=account.managed_by(profile),
     )  # fmt: skip
+
+
+def _managed() -> bool:
+    """Whether this device's practice is a class's (its card signs in; its teacher deletes it): say so."""
+    name = account.managed_by(store.profile_of(store.read_holder()))
+    if name:
+        flash(gettext("Your practice belongs to your class %(name)s: sign in with your class card, and ask your teacher to delete it.", name=name), "info")  # fmt: skip
+    return name is not None
 
 
 @bp.post("/practice/code")
 def make_code() -> Response:
+    if _managed():
+        return redirect(url_for("practice.me"), code=303)
     account.make_code(store.read_holder())
     flash(gettext("Here is your sign-in code. Print the card or write the code down."), "info")
     return redirect(url_for("practice.me") + "#code", code=303)
@@ -261,6 +272,8 @@ def delete_page() -> str:
 
 @bp.post("/practice/delete")
 def delete() -> Response:
+    if _managed():
+        return redirect(url_for("practice.me"), code=303)
     account.delete_everything(store.read_holder())
     flash(gettext("Everything about your practice is deleted."), "info")
     return redirect(url_for("practice.me"), code=303)

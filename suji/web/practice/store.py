@@ -14,6 +14,10 @@ One answer is one transaction: the profile row is locked (SELECT … FOR UPDATE 
 write lock at BEGIN, suji.web.models), then the item's row; the update is worked out by the library
 (suji.learner.model, selection, mastery) on what was read under the lock, and written with the answer's row.
 Two answers at the same moment queue; neither is lost, and the same problem answered twice counts once.
+
+A pupil of a teacher's class practises on a profile the class keeps (suji.web.classes): their card puts it in
+this cookie on any device; the retention below leaves it to the class's (KEPT_ELSEWHERE), and the class's
+adaptive homework serves it items of its own (choose_pending) kept in the class's rows.
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ import json
 import math
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
 from flask import current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import delete, select
+from sqlalchemy import Select, delete, select
 
 from suji.core.caching import Fresh, bounded
 from suji.learner import bank as item_bank
@@ -56,6 +61,11 @@ STATS_SECONDS = 5.0  # how old the item corrections the chooser reads may be (th
 RECENT_KEYS = 60
 HISTORY = 400  # answers the progress chart and the JSON history show
 MAX_FORMULA = 200
+
+
+# The profiles another area keeps for as long as it keeps its own data (a class's pupils, suji.web.classes):
+# each callable gives a SELECT of profile ids that the retention purge below leaves alone.
+KEPT_ELSEWHERE: list[Callable[[], Select]] = []
 
 
 class Conflict(Exception):
@@ -323,6 +333,15 @@ def next_problem(
         item = bank().get(holder.pending.key)
         if item is not None:
             return holder, holder.pending, item, profile
+    pending, item = choose_pending(profile, now)
+    holder = replace(holder, pending=pending)
+    keep_holder(holder)
+    return holder, pending, item, profile
+
+
+def choose_pending(profile: PracticeProfile | None, now: datetime) -> tuple[Pending, Item]:
+    """A new problem chosen for the pupil by the learner model (also for a class's adaptive homework, which
+    keeps the problem shown in its own row rather than in the cookie: suji.web.classes.work)."""
     learner = learner_of(profile)
     stats = item_stats()
     recent = recent_keys(profile)
@@ -344,9 +363,7 @@ def next_problem(
         choice.mode,
         choice.family,
     )
-    holder = replace(holder, pending=pending)
-    keep_holder(holder)
-    return holder, pending, choice.item, profile
+    return pending, choice.item
 
 
 def purge_expired(now: datetime | None = None, days: int | None = None) -> int:
@@ -355,9 +372,12 @@ def purge_expired(now: datetime | None = None, days: int | None = None) -> int:
     Runs whenever a profile is made; tests call it directly."""
     now = now or utcnow()
     cutoff = now - timedelta(days=days if days is not None else retention_days())
-    old = select(PracticeProfile.id).where(PracticeProfile.last_seen_at < cutoff).scalar_subquery()
+    stale = PracticeProfile.last_seen_at < cutoff
+    for kept in KEPT_ELSEWHERE:  # a class's pupil's practice goes with the class, not after a year unused
+        stale = stale & PracticeProfile.id.not_in(kept())
+    old = select(PracticeProfile.id).where(stale).scalar_subquery()
     db.session.execute(delete(PracticeAnswer).where(PracticeAnswer.profile_id.in_(old)))
-    gone = db.session.execute(delete(PracticeProfile).where(PracticeProfile.last_seen_at < cutoff)).rowcount
+    gone = db.session.execute(delete(PracticeProfile).where(stale)).rowcount
     db.session.execute(
         delete(PracticeSigninFailure).where(PracticeSigninFailure.created_at < now - SIGNIN_WINDOW)
     )
