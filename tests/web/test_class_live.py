@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 from teacher_support import make_class, print_cards, pupil_client, pupil_ids, sign_up
-from test_web_classroom import answer, flashes, page, problems
+from test_web_classroom import answer, flashes, page, problems, session_row
 
 from suji.web.classes.models import LIVE, Assignment, AssignmentAnswer, AssignmentAttempt, AssignmentWork
 from suji.web.classroom_models import ClassSession, ClassStudent
@@ -24,14 +24,14 @@ def teacher(client):
     return client
 
 
-def live_lesson(teacher, class_id: str, **form: str) -> tuple[int, str]:
-    """A class session made for the class from its page's link; (session id, join code)."""
+def live_lesson(teacher, class_id: str, **form: str) -> tuple[str, str]:
+    """A class session made for the class from its page's link; (its public id in addresses, join code)."""
     new = teacher.get(f"/class/new?for={class_id}").get_data(as_text=True)
     assert f'<option value="{class_id}" selected>' in new
     data = {"count": "3", "level": "1", "seed": "live", "hints": "yes", "hint_cost": "yes", "school_class": class_id, **form}
     response = teacher.post("/class/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
-    session_id = int(response.location.rsplit("/", 1)[1])
+    session_id = response.location.rsplit("/", 1)[1]
     html = teacher.get(response.location).get_data(as_text=True)
     assert 'id="roster-note"' in html
     return session_id, re.search(r'id="join-code"[^>]*>(\w+)<', html).group(1)
@@ -48,9 +48,13 @@ def test_roster_pupils_join_signed_in_and_named_from_the_roster(app, teacher):
     session_id, code = live_lesson(teacher, class_id)
     stranger = app.test_client()
     stranger.set_cookie("suji_lang", "en")
-    assert "Sign in with your sign-in card first" in stranger.get(f"/join/{code}").get_data(as_text=True)
+    # The QR code's page reads the same to a stranger as for any code (nothing tells that a class has it); once
+    # the code is typed and found, the lesson names its class and asks for the card.
+    opened = stranger.get(f"/join/{code}").get_data(as_text=True)
+    assert "4-2" not in opened and "Sign in with your sign-in card first" not in opened
     refused = stranger.post("/join", data={"code": code, "nickname": "Hana"})
-    assert refused.status_code == 403 and "for the pupils of 4-2" in refused.get_data(as_text=True)
+    said = refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "for the pupils of 4-2" in said and 'id="signin-first"' in said
     codes = print_cards(teacher, class_id)
     hana = pupil_client(app, codes["Hana"])
     assert "You join as:" in hana.get(f"/join/{code}").get_data(as_text=True)
@@ -88,7 +92,7 @@ def test_extra_time_and_free_hints_apply_in_a_live_lesson(app, teacher):
         assert hint.status_code == 200
     assert "Hints are free." in page(pupils["Ken"], code) and "Each hint costs" in page(pupils["Hana"], code)
     with app.app_context():  # 15 minutes into a 10-minute lesson
-        session = db.session.get(ClassSession, session_id)
+        session = session_row(session_id)
         session.started_at, session.ends_at = utcnow() - timedelta(minutes=15), utcnow() - timedelta(minutes=5)
         db.session.commit()
     for device in pupils.values():
@@ -141,9 +145,9 @@ def test_the_lessons_results_join_the_pupils_records_and_outlive_the_session(app
 def test_a_session_without_a_class_is_as_before(app, teacher):
     teacher.set_cookie("suji_lang", "en")
     response = teacher.post("/class/new", data={"count": "2", "level": "1", "school_class": "not-mine"})
-    session_id = int(response.location.rsplit("/", 1)[1])
+    session_id = response.location.rsplit("/", 1)[1]
     with app.app_context():
-        assert db.session.get(ClassSession, session_id).school_class_id is None
+        assert session_row(session_id).school_class_id is None
     html = teacher.get(f"/class/{session_id}").get_data(as_text=True)
     code = re.search(r'id="join-code"[^>]*>(\w+)<', html).group(1)
     guest = app.test_client()
