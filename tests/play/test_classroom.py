@@ -242,3 +242,16 @@ def test_the_hints_lead_to_the_best_answer_the_class_scores_against():
         assert core.level_solution(problem.roll).top.score == problem.best_score
         steps = core.problem_hints(problem)
         assert len(steps) == core.HINT_STEPS
+
+
+@pytest.mark.parametrize(("solved", "students", "percent"), [(1, 8, 13), (5, 16, 31), (3, 8, 38), (1, 2, 50), (0, 0, 0)])
+def test_the_share_solved_rounds_half_up(solved, students, percent):
+    # 1 of 8 is 12.5%: the grid says 13% (round() said 12, half to even), from the exact share
+    from fractions import Fraction
+
+    from suji.play.classroom.results import ProblemColumn
+
+    problem = core.choose_problems(ClassSettings(count=1, level=1, seed="share"))[0]
+    column = ProblemColumn(problem, students, solved, students, students, None, 0)
+    assert column.percent_solved == percent
+    assert column.share_solved == (Fraction(solved, students) if students else 0)

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
+from suji.core.decimals import percent_text
 from suji.core.i18n import N_
 from suji.lessons.dice_monsters.rules import MAX_ROUNDS, ROUNDS_TO_WIN
 from suji.lessons.lesson import Decision, Event, Msg, Option
-from suji.lessons.steps import fraction_text, percent_text
+from suji.lessons.steps import fraction_text
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
+from suji.core.decimals import round_half_up
 from suji.core.i18n import N_, translate
 from suji.play.classroom.grading import NOT_TARGET, SKIPPED, Progress
 from suji.play.classroom.settings import ClassProblem
@@ -89,13 +91,14 @@ class ProblemColumn:
     mistake_count: int
 
     @property
-    def share_solved(self) -> float:
-        """Solved by this share of the class's pupils (0 when nobody has joined)."""
-        return self.solved / self.students if self.students else 0.0
+    def share_solved(self) -> Fraction:
+        """Solved by this share of the class's pupils (0 when nobody has joined), exact."""
+        return Fraction(self.solved, self.students) if self.students else Fraction(0)
 
     @property
     def percent_solved(self) -> int:
-        return round(100 * self.share_solved)
+        """The share as a whole percentage, rounded half up (1 of 8 is 13%)."""
+        return int(round_half_up(100 * self.share_solved))
 
 
 @dataclass(frozen=True)

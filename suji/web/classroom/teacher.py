@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.core.decimals import rounded
 from suji.play import classroom as core
 from suji.play.classroom import (
     ENDED,
@@ -200,7 +201,7 @@ def results_json(cls: ClassSession) -> Response:
                                                    "solved": c.solved, "done": c.done, "score": c.score}
                             for c in r.cells]} for r in grid.rows],
         "problems": [{"number": c.problem.number, "best_score": c.problem.best_score, "solved": c.solved,
-                      "share_solved": round(c.share_solved, 4), "mistake": c.mistake,
+                      "share_solved": rounded(c.share_solved, 4), "mistake": c.mistake,
                       "mistake_name": core.mistake_name(c.mistake, here), "mistake_count": c.mistake_count}
                      for c in grid.columns],
         "html": html,
