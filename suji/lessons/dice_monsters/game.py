@@ -147,21 +147,23 @@ class MonsterGame:
         for attack in legal_attacks(me, them):
             using = " + ".join(f"d{me.sizes[i]}:{me.values[i]}" for i in attack.using)
             risk = _exposure(me, them, attack)
+            target = {"size": them.sizes[attack.target], "value": them.values[attack.target]}
             options.append(
                 Option(
                     attack.key,
                     N_("%(using)s captures d%(size)s:%(value)s"),
-                    N_("+%(size)s points; P(a re-rolled die can be power-captured next) = %(p)s (%(pct)s)"),
-                    {
-                        "using": using,
-                        "size": them.sizes[attack.target],
-                        "value": them.values[attack.target],
-                        "p": fraction_text(risk),
-                        "pct": percent_text(risk),
-                    },
+                    N_("+%(size)s points, risk %(p)s (%(pct)s)"),
+                    {"using": using, **target, "p": fraction_text(risk), "pct": percent_text(risk)},
+                    # The attacks on one die together: a phone lists the dice to capture, each opened to its ways.
+                    group=N_("Capture d%(size)s:%(value)s (+%(size)s points)"),
+                    group_params=target,
                 )
             )
-        return Decision(N_("Your turn. Choose an attack."), options)
+        # The risk is explained once, under the question: a phone shows many attacks, each on two short lines.
+        return Decision(
+            N_("Your turn. Choose an attack."), options,
+            note=N_("Risk: the probability that a die you re-roll can be power-captured next turn."),
+        )  # fmt: skip
 
     def play(self, key: str) -> None:
         """Apply the human's attack; ValueError if it is not a legal attack now."""

@@ -144,6 +144,7 @@
     }
     run.done += 1;
     run.lastDice = trial[1];
+    run.lastValues = values;
     remember();
   }
 
@@ -253,6 +254,8 @@
       tr.querySelector(".count").setAttribute("data-count", String(count));
       tr.querySelector(".value").textContent = formatSum(count, run.done);
       tr.classList.toggle("followed", i === Number(rowSelect.value));
+      // The row(s) the last trial counted, marked beside the dice it rolled: a power of 4 lights up "9 inches".
+      tr.classList.toggle("last", Boolean(run.lastValues && run.lastValues[i]));
     });
   }
 
