@@ -174,7 +174,7 @@ def dashboard(cls: ClassSession) -> str:
         seconds_left=store.seconds_left(cls), join_url=join_url(cls), private_link=private_link, poll_ms=POLL_MS,
         mistake_name=core.mistake_name, lang=lang(), counts_text=counts_text,
         only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES, release=True,
-        waiting=store.waiting_names(cls),
+        waiting=store.waiting_names(cls), max_attempts=core.MAX_ATTEMPTS,
     )  # fmt: skip
 
 
@@ -302,7 +302,7 @@ def summary(cls: ClassSession) -> str:
     return render_template(
         "classroom/summary.html", cls=cls, settings=store.settings_of(cls), grid=store.results_of(cls),
         phase=store.phase(cls), phase_names=PHASE_NAMES, mistake_name=core.mistake_name, lang=lang(),
-        local_time=local_time,
+        local_time=local_time, max_attempts=core.MAX_ATTEMPTS,
     )  # fmt: skip
 
 
