@@ -147,3 +147,16 @@ def test_a_pdf_made_now_says_so(monkeypatch):
     stamp = pypdf.PdfReader(io.BytesIO(data)).metadata["/CreationDate"]
     made = datetime.strptime(stamp, "D:%Y%m%d%H%M%S+00'00'").replace(tzinfo=UTC)
     assert before <= made <= datetime.now(UTC)
+
+
+def test_every_pdf_starts_on_the_one_canvas():
+    # A PDF made on a canvas of its own would name Helvetica and lack the metadata: new PDFs use new_canvas.
+    root = Path(__file__).resolve().parents[2] / "suji"
+    makers = [
+        f"{path.relative_to(root)}:{number}"
+        for path in root.rglob("*.py")
+        if path.name != "pdf_document.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "Canvas(" in line and "scratch" not in line  # the sheet measures its header on a scratch canvas
+    ]
+    assert makers == [], "make the PDF with suji.worksheets.pdf_document.new_canvas"
