@@ -142,7 +142,7 @@ def test_thirty_attacks_fit_a_phone(server, browser, lang, size):
     groups.nth(1).locator("summary").click()
     first = groups.nth(1).locator("button.option").first
     expect(first).to_be_visible()
-    odds = page.locator("#" + first.get_attribute("aria-describedby"))
+    odds = page.locator("#" + first.get_attribute("aria-describedby"))  # "+8 points, chance of losing it 1/2 (50.0%)"
     assert re.search(r"\d+(/\d+)? \(\d+\.\d%\)|\d+(/\d+)?（\d+\.\d%）", odds.inner_text())
     with page.expect_navigation():
         first.click()  # the attack is played: the page comes back with what happened

@@ -152,17 +152,17 @@ class MonsterGame:
                 Option(
                     attack.key,
                     N_("%(using)s captures d%(size)s:%(value)s"),
-                    N_("+%(size)s points, risk %(p)s (%(pct)s)"),
+                    N_("+%(size)s points, chance of losing it %(p)s (%(pct)s)"),
                     {"using": using, **target, "p": fraction_text(risk), "pct": percent_text(risk)},
                     # The attacks on one die together: a phone lists the dice to capture, each opened to its ways.
                     group=N_("Capture d%(size)s:%(value)s (+%(size)s points)"),
                     group_params=target,
                 )
             )
-        # The risk is explained once, under the question: a phone shows many attacks, each on two short lines.
+        # The chance is explained once, under the question: a phone shows many attacks, each on two short lines.
         return Decision(
             N_("Your turn. Choose an attack."), options,
-            note=N_("Risk: the probability that a die you re-roll can be power-captured next turn."),
+            note=N_("The chance of losing it: the probability that a die you re-roll can be power-captured next turn."),
         )  # fmt: skip
 
     def play(self, key: str) -> None:
