@@ -265,7 +265,7 @@ class Tour:
         yield self.visit("class dashboard, just made", "teacher")
         code = teacher.locator("#join-code").inner_text().strip()
         private = teacher.locator("#private-url")
-        private_link = private.inner_text().strip() if private.count() else ""
+        private_link = private.text_content().strip() if private.count() else ""  # in a closed disclosure
 
         pupil = self.goto("pupil", f"/join/{code}")
         yield self.visit("/join/<code>", "pupil")

@@ -32,6 +32,14 @@
   // sum / count rounded half up to `digits` decimals, worked out in whole numbers when the sum is whole (a count of
   // trials), as the server rounds every figure from the exact fraction (suji.core.decimals): 5 of 16 is 31.3%,
   // where floating point and toFixed say 31.2%. Always `digits` decimals, so that 9.0% stands beside 8.4%.
+  var numberFormats = {}; // one Intl formatter per number of decimals: toLocaleString makes one at every call
+  function formatFixed(value, digits) {
+    if (!numberFormats[digits]) {
+      numberFormats[digits] = new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    }
+    return numberFormats[digits].format(value);
+  }
+
   function halfUp(sum, count, digits) {
     var scale = Math.pow(10, digits);
     var scaled;
@@ -40,7 +48,7 @@
     } else {
       scaled = Math.sign(sum) * Math.floor(Math.abs(sum) * scale / count + 0.5);
     }
-    return (scaled / scale).toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return formatFixed(scaled / scale, digits);
   }
 
   // The running value of row i (its sum over the trials so far) as the table shows it.
@@ -250,7 +258,7 @@
   function drawTable() {
     tableRows.forEach(function (tr, i) {
       var count = run.sums[i];
-      tr.querySelector(".count").textContent = count.toLocaleString(lang);
+      tr.querySelector(".count").textContent = Number.isInteger(count) ? formatFixed(count, 0) : count.toLocaleString(lang);
       tr.querySelector(".count").setAttribute("data-count", String(count));
       tr.querySelector(".value").textContent = formatSum(count, run.done);
       tr.classList.toggle("followed", i === Number(rowSelect.value));
