@@ -18,6 +18,7 @@ from suji.cli.common import (
     print_json,
     roll_from_args,
 )
+from suji.core.decimals import decimal_text, percent_text
 from suji.core.i18n import translate
 from suji.rules.dice import DiceError
 
@@ -52,8 +53,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
         print(
             translate(
                 ADVICE_TEXT["summary"], lang,
-                choice=option.label(lang), percent=f"{float(option.probability):.1%}",
-                fraction=str(option.probability), expected=f"{float(option.expected_score):.2f}",
+                choice=option.label(lang), percent=percent_text(option.probability),
+                fraction=str(option.probability), expected=decimal_text(option.expected_score, 2, trim=False),
             )
         )  # fmt: skip
     return 0

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
 
 from suji.cli.common import add_lang_argument, language, non_negative, positive, print_json
+from suji.core.decimals import decimal_text, percent_text
 from suji.core.i18n import N_, translate
 from suji.rules.dice import Roll
 
@@ -102,7 +104,7 @@ def _progress_line(progress: object, lang: str, width: int = 30) -> str:
     bar = "█" * filled + "·" * (width - filled)
     text = translate(
         ODDS_TEXT["progress"], lang, done=progress.done, total=progress.total,  # type: ignore[attr-defined]
-        percent=f"{progress.fraction:.1%}",  # type: ignore[attr-defined]
+        percent=percent_text(progress.fraction),  # type: ignore[attr-defined]
     )  # fmt: skip
     if progress.seconds_left is not None and progress.done < progress.total:  # type: ignore[attr-defined]
         text += " · " + translate(ODDS_TEXT["left"], lang, time=_duration(progress.seconds_left, lang))  # type: ignore[attr-defined]
@@ -156,7 +158,7 @@ def cmd_odds_build(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
         print(translate(ODDS_TEXT["stopped"], lang, done=stopped.done, total=stopped.total), file=sys.stderr)
         return 1
-    size = f"{path.stat().st_size / 1e6:.1f}"
+    size = decimal_text(Fraction(path.stat().st_size, 10**6), 1, trim=False)
     print(translate(ODDS_TEXT["complete"], lang, path=path, size=size))
     return 0
 
@@ -218,14 +220,14 @@ def cmd_odds_status(args: argparse.Namespace) -> int:
             print_json({"path": str(path), "state": state, "done": done, "total": total})
             return 1
         if running:
-            percent = f"{done / total:.1%}"
+            percent = percent_text(Fraction(done, total))
             print(translate(ODDS_TEXT["status_building"], lang, done=done, total=total, percent=percent))
         elif done:
             print(translate(ODDS_TEXT["status_partial"], lang, done=done, total=total))
         else:
             print(error.message(lang))
         return 1
-    size = f"{path.stat().st_size / 1e6:.1f}"
+    size = decimal_text(Fraction(path.stat().st_size, 10**6), 1, trim=False)
     if args.json:
         print_json(
             {"path": str(path), "state": "complete", "size_bytes": path.stat().st_size, **table.header}
@@ -293,17 +295,17 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
         operators = " ".join(f for f in OPERATOR_FACES if f in LEVEL_OPERATORS[level])
         print(translate(ODDS_TEXT["level_title"], lang, level=level, operators=operators))
         p = data["p_make"]
-        print(translate(ODDS_TEXT["p_make"], lang, percent=f"{p['decimal']:.2%}", fraction=p["fraction"]))
+        print(translate(ODDS_TEXT["p_make"], lang, percent=percent_text(Fraction(p["fraction"]), 2), fraction=p["fraction"]))
         m = data["mean_best_score"]
-        print(translate(ODDS_TEXT["mean"], lang, decimal=f"{m['decimal']:.3f}", fraction=m["fraction"]))
+        print(translate(ODDS_TEXT["mean"], lang, decimal=decimal_text(Fraction(m["fraction"]), 3, trim=False), fraction=m["fraction"]))
         scores = ", ".join(
-            f"{s}: {v['decimal']:.2%}"
+            f"{s}: {percent_text(Fraction(v['fraction']), 2)}"
             for s, v in data["best_score_distribution"].items()
-            if v["decimal"] >= 0.005
+            if Fraction(v["fraction"]) >= Fraction(1, 200)
         )
         print(translate(ODDS_TEXT["distribution"], lang, scores=scores))
         hardest, easiest = hardest_and_easiest(data)
-        listed = lambda pairs: ", ".join(f"{t} ({v['decimal']:.2%})" for t, v in pairs)  # noqa: E731
+        listed = lambda pairs: ", ".join(f"{t} ({percent_text(Fraction(v['fraction']), 2)})" for t, v in pairs)  # noqa: E731
         print(translate(ODDS_TEXT["hardest"], lang, targets=listed(hardest)))
         print(translate(ODDS_TEXT["easiest"], lang, targets=listed(easiest)))
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from suji.cli.common import add_lang_argument, language, positive, print_json
+from suji.core.decimals import decimal_text
 from suji.core.i18n import N_, translate
 
 PRACTICE_TEXT = {
@@ -78,8 +79,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             f"{row['final_rating']:>7.2f} {row['served_needing_root_or_square']:>11}"
         )
     print("  " + " · ".join(f"{i} {translate(FAMILY_NAMES[f], lang)}" for i, f in enumerate(shown)))
-    print(translate(PRACTICE_TEXT["mean"], lang, mean=f"{data['mean_success_after_warm_up']:.3f}"))
-    print(translate(PRACTICE_TEXT["spearman"], lang, rho=f"{data['spearman_rating_ability']:.3f}"))
+    print(translate(PRACTICE_TEXT["mean"], lang, mean=decimal_text(data["mean_success_after_warm_up"], 3, trim=False)))
+    print(translate(PRACTICE_TEXT["spearman"], lang, rho=decimal_text(data["spearman_rating_ability"], 3, trim=False)))
     return 0
 
 

@@ -41,6 +41,7 @@ SIZES: dict[str, int] = {
     "advice_outcomes": 256,  # the live-solved scores of a roll's outcomes: ~200 KB
     "dice_nets_pdf": 4,  # the printable dice, per language and paper: ~300 KB
     "class_problems": 256,  # a class session's problems parsed from their stored text: ~5 KB
+    "class_miss": 8192,  # what one formula sent to a class problem made instead of a target: a few strings
     "odds_status": 8,  # the odds table's state, per table path (one in practice)
     "odds_row": 8192,  # one row of the odds table, inflated: 672 bytes
     "best_for_roll": 4096,  # the solver's best score and formula for a game's roll: a few hundred bytes

@@ -62,7 +62,7 @@ def clean_line(value: str) -> str | None:
 # checks them against the CMap when poppler-data is installed and against ipag.ttf when fonts-ipafont-gothic is.
 _JAPANESE_FONT_EXTRAS = frozenset("ĀāĒēĪīŌōŪūǍǎǐǑǒǔ‼⁉↔⇦⇧⇨⇩▶▷◀◁☀☁☂☃☎♠♡♢♣♤♥♦♧♨♩♬❶❷❸❹❺❻❼❽❾⅓⅔")
 _NOT_IN_IPAGOTHIC = frozenset("∑")  # in cp932 and the CMap, not in ipag.ttf (IPAfont 00303)
-_SYMBOL_FONT_CHARS = frozenset("−√")  # drawn with the Symbol font: Helvetica's encoding lacks them
+_SYMBOL_FONT_CHARS = frozenset("−√")  # in Liberation Sans, and in Symbol where it is missing (not in cp1252)
 
 
 def _encodes(char: str, codec: str) -> bool:
@@ -75,7 +75,7 @@ def _encodes(char: str, codec: str) -> bool:
 
 @bounded("pdf_can_print")
 def printable(char: str) -> bool:
-    """Whether the printed pages' fonts can draw `char`: Helvetica (cp1252), Symbol (− √), or the Japanese font.
+    """Whether the printed pages' fonts can draw `char`: the Latin font (cp1252, − √) or the Japanese font.
 
     The Japanese font is IPAGothic or, where its file is missing, the CID font that viewers draw with their own
     Adobe-Japan1 font through a 2-byte CMap. cp932 (every character of Japanese Windows) is, but for ∑, in both;

@@ -24,6 +24,7 @@ from datetime import date, timedelta
 
 import numpy as np
 
+from suji.core.decimals import round_half_up
 from suji.core.i18n import N_
 from suji.learner.bank import Bank
 from suji.learner.families import FAMILIES, FAMILY_INDEX
@@ -111,8 +112,8 @@ def levels(learner: Learner, references: dict[str, float]) -> dict[str, str]:
 
 
 def display_rating(value: float) -> int:
-    """The rating as pages show it: 1000 + 100·θ, whole (a pupil reads 1150, not 1.5)."""
-    return round(1000 + 100 * value)
+    """The rating as pages show it: 1000 + 100·θ, whole (a pupil reads 1150, not 1.5), rounded half up."""
+    return int(round_half_up(1000 + 100 * value))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from fractions import Fraction
 import pygal
 from pygal.style import Style
 
-from suji.lessons.steps import fraction_text, percent_text
+from suji.core.decimals import percent_text, significant_text
+from suji.lessons.steps import fraction_text
 
 PRINT_STYLE = Style(
     background="white",
@@ -80,9 +81,9 @@ def comparison_chart(
         show_y_guides=True,
         truncate_label=-1,
         x_label_rotation=0 if len(labels) <= 12 else 45,
-        value_formatter=(lambda v: f"{v * 100:.{0 if horizontal else 1}f}%")
+        value_formatter=(lambda v: percent_text(v, 0 if horizontal else 1))
         if percent
-        else (lambda v: f"{v:.3g}"),
+        else significant_text,
         print_values=False,
         margin=12,
         # pygal measures every character as narrow; wide (CJK) ones need the room it leaves out.
@@ -129,7 +130,7 @@ def _describe(labels, exact, simulated, exact_label, simulated_label, percent) -
             )
         if simulated is not None:
             sim = simulated[i]
-            items.append(f"{simulated_label} {percent_text(sim) if percent else f'{sim:.3g}'}")
+            items.append(f"{simulated_label} {percent_text(sim) if percent else significant_text(sim)}")
         text = f"{label}: " + ", ".join(items)
         parts.append(text)
     return "; ".join(parts)
@@ -236,7 +237,7 @@ def narrow_chart(
     def value_text(v: float | None) -> str:
         if v is None:
             return "—"
-        return percent_text(v) if percent else f"{v:.3g}"
+        return percent_text(v) if percent else significant_text(v)
 
     texts = [value_text(v) for _, _, values in series for v in values]
     value_column = max((text_width(t, TEXT_SIZE) for t in texts), default=0) + 6

@@ -129,12 +129,28 @@ class Option:
     label: Message
     odds: Message
     params: dict[str, object] = field(default_factory=dict)
+    # Options with the same group (a msgid and its parameters: "capture d6:6") are shown together under it.
+    group: Message | None = None
+    group_params: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def group_key(self) -> tuple:
+        return self.group, tuple(sorted((k, str(v)) for k, v in self.group_params.items()))
 
 
 @dataclass(frozen=True)
 class Decision:
-    """What the game asks the student now: a prompt and its options."""
+    """What the game asks the student now: a prompt and its options (and a note that explains their odds once,
+    so each option's odds can be short)."""
 
     prompt: Message
     options: Sequence[Option]
     params: dict[str, object] = field(default_factory=dict)
+    note: Message | None = None
+
+    def groups(self) -> list[list[Option]]:
+        """The options gathered by group, groups in the order they first come (one group each without one)."""
+        gathered: dict[object, list[Option]] = {}
+        for i, option in enumerate(self.options):
+            gathered.setdefault(option.group_key if option.group is not None else i, []).append(option)
+        return list(gathered.values())

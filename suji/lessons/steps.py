@@ -136,12 +136,3 @@ def fraction_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def percent_text(value: Fraction | float, digits: int = 1) -> str:
-    """`value` as a percentage with `digits` decimals, e.g. "37.5%"."""
-    return f"{float(value) * 100:.{digits}f}%"
-
-
-def decimal_text(value: Fraction | float, digits: int = 3) -> str:
-    """`value` as a decimal with up to `digits` decimals, trailing zeros dropped."""
-    text = f"{float(value):.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text

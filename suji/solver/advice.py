@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, permutations, product
 
+from suji.core.decimals import rounded
 from suji.core.i18n import N_, translate
 from suji.rules.dice import (
     MINUS,
@@ -98,9 +99,9 @@ class RerollOption:
             "face": self.face,
             "cost": self.cost,
             "probability": str(self.probability),
-            "probability_percent": round(float(self.probability) * 100, 1),
+            "probability_percent": rounded(self.probability * 100, 1),
             "expected_score": str(self.expected_score),
-            "expected_score_decimal": round(float(self.expected_score), 2),
+            "expected_score_decimal": rounded(self.expected_score, 2),
             "label": self.label(lang),
         }
 

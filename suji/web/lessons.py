@@ -14,11 +14,13 @@ with fetch, asking for JSON, and gets back that one question drawn again.
 from __future__ import annotations
 
 import secrets
+from fractions import Fraction
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
 from suji.core.caching import bounded
+from suji.core.decimals import decimal_text, grouped, percent_text
 from suji.core.i18n import N_
 from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
@@ -26,16 +28,7 @@ from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart
 from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, render
 from suji.lessons.live import chunk_trials
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
-from suji.lessons.steps import (
-    CORRECT,
-    Check,
-    Step,
-    check_answer,
-    decimal_text,
-    fraction_text,
-    percent_text,
-    shown,
-)
+from suji.lessons.steps import CORRECT, Check, Step, check_answer, fraction_text, shown
 from suji.web.errors import error_response
 from suji.web.i18n import select_locale
 
@@ -85,14 +78,21 @@ def _fraction_filter(value) -> str:  # type: ignore[no-untyped-def]
     return fraction_text(value)
 
 
+# Every page's shares and decimals go through suji.core.decimals: rounded half up from the exact value.
 @bp.app_template_filter("percent")
-def _percent_filter(value) -> str:  # type: ignore[no-untyped-def]
-    return percent_text(value)
+def _percent_filter(value, digits: int = 1) -> str:  # type: ignore[no-untyped-def]
+    return percent_text(value, digits)
 
 
 @bp.app_template_filter("decimal")
-def _decimal_filter(value, digits: int = 3) -> str:  # type: ignore[no-untyped-def]
-    return decimal_text(value, digits)
+def _decimal_filter(value, digits: int = 3, trim: bool = True) -> str:  # type: ignore[no-untyped-def]
+    """`digits` decimals; `trim` false keeps trailing zeros (a column of figures lines up)."""
+    return decimal_text(value, digits, trim)
+
+
+@bp.app_template_filter("grouped")
+def _grouped_filter(value: int) -> str:
+    return grouped(value)
 
 
 # ---- index and lesson pages --------------------------------------------------------------------------------
@@ -305,6 +305,12 @@ def live_chunk(slug: str, key: str) -> Response:
     return jsonify(chunk=int(chunk), values=[t[0] for t in trials], dice=[t[1] for t in trials])
 
 
+def _exact_text(value: Fraction | None, percent: bool) -> str | None:
+    if value is None:
+        return None
+    return percent_text(value) if percent else decimal_text(value, 3, trim=False)
+
+
 def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict | None:
     """What the page's live run needs, for its data attributes (None: the experiment has no live run)."""
     if experiment.live is None:
@@ -317,6 +323,8 @@ def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict |
         "table_max": experiment.max_trials,
         "labels": [row.label_text(lang) for row in outcome.rows],
         "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],
+        # The exact values as the static table rounds them (suji.core.decimals), so the two never differ.
+        "exact_text": [_exact_text(row.exact, outcome.percent) for row in outcome.rows],
         "percent": outcome.percent,
         "dice": list(experiment.live.dice),
         "dice_labels": [

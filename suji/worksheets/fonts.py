@@ -1,11 +1,16 @@
-"""The Japanese font of the project's PDFs (suji.worksheets.pdf, suji.worksheets.dice_nets), registered with ReportLab once.
+"""The fonts of the project's PDFs (suji.worksheets.pdf, .dice_nets, .signin_card), registered with ReportLab once.
 
 A sheet is printed by whatever printer and viewer a school has, so the Japanese text is drawn with IPAGothic
 (Debian's fonts-ipafont-gothic, which CI installs), embedded as a subset: an embedded font prints the same
 everywhere. Without the file the PDF is still made, with ReportLab's built-in CID font HeiseiKakuGo-W5, which is
 not embedded (each viewer draws it with a Japanese font of its own). `japanese_font()` registers whichever is
-found and returns its name; the PDF modules pass that name to ReportLab like any other font. Latin text stays in
-Helvetica and − √ in Symbol, the PDF standard fonts every viewer has.
+found and returns its name; the PDF modules pass that name to ReportLab like any other font.
+
+Latin text, and − √ with it, is drawn with Liberation Sans (Debian's fonts-liberation, which CI installs), also
+embedded as a subset: it has Helvetica's widths, so every layout measured in Helvetica stays as it was, and it
+has its own − and √. The PDF standard fonts Helvetica and Symbol are never embedded, and a viewer that draws
+Symbol's − with a font of its own runs it into the next digit ("−7" read as a crossed 7). Without the files the
+PDF falls back to Helvetica and Symbol (`latin_fonts()` says which).
 
 The few characters the CID font has and IPAGothic lacks are refused in a worksheet's free text
 (suji.worksheets.sheet.pdf_can_print), so that what a teacher may type prints with either font.
@@ -25,6 +30,17 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 CID_FONT = "HeiseiKakuGo-W5"
+LATIN_EMBEDDED = ("LiberationSans", "LiberationSans-Bold")
+LATIN_FONT_FILES = (
+    (
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+        "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
+    ),
+    (
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+        "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf",
+    ),
+)
 EMBEDDED_FONT = "IPAGothic"
 JAPANESE_FONT_FILES = (
     "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
@@ -60,10 +76,58 @@ def is_embedded(font: str) -> bool:
     return font == EMBEDDED_FONT
 
 
-# ---- mixed text: one way of drawing it for every PDF ---------------------------------------------------------
+# ---- Latin text ------------------------------------------------------------------------------------------------
 
-LATIN_FONT, LATIN_BOLD, SYMBOL_FONT = "Helvetica", "Helvetica-Bold", "Symbol"
-SYMBOL_CHARS = frozenset("−√")  # not in Helvetica's WinAnsi encoding; the Symbol font has both
+STANDARD_LATIN = ("Helvetica", "Helvetica-Bold")  # the fallback: PDF standard fonts, never embedded
+SYMBOL_FONT = "Symbol"  # the fallback's − and √ (Helvetica's WinAnsi encoding has neither)
+SYMBOL_CHARS = frozenset("−√")
+
+
+@dataclass(frozen=True)
+class LatinFonts:
+    """The fonts of Latin text: regular, bold, and the font of − and √ (the regular one when it has them)."""
+
+    regular: str
+    bold: str
+    symbol: str
+
+    @property
+    def embedded(self) -> bool:
+        return self.regular in LATIN_EMBEDDED
+
+
+def latin_fonts(files: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> LatinFonts:
+    """Register and name the Latin fonts: Liberation Sans regular and bold, embedded, from the first readable file
+    of each list of `files` (LATIN_FONT_FILES when None); else Helvetica and Symbol."""
+    return _register_latin(LATIN_FONT_FILES if files is None else (tuple(files[0]), tuple(files[1])))
+
+
+@cache
+def _register_latin(files: tuple[tuple[str, ...], tuple[str, ...]]) -> LatinFonts:
+    names = []
+    for name, paths in zip(LATIN_EMBEDDED, files, strict=True):
+        for path in paths:
+            if os.path.isfile(path):
+                try:
+                    font = TTFont(name, path)
+                except (TTFError, OSError):
+                    continue
+                if name not in pdfmetrics.getRegisteredFontNames():
+                    pdfmetrics.registerFont(font)
+                names.append(name)
+                break
+    if len(names) < 2:  # both or neither: a bold Helvetica beside a regular Liberation would look odd
+        return LatinFonts(*STANDARD_LATIN, SYMBOL_FONT)
+    return LatinFonts(names[0], names[1], names[0])
+
+
+def latin_font(bold: bool = False) -> str:
+    """The font of Latin text (the dice faces' digits use the bold one)."""
+    fonts = latin_fonts()
+    return fonts.bold if bold else fonts.regular
+
+
+# ---- mixed text: one way of drawing it for every PDF ---------------------------------------------------------
 
 
 def is_narrow(char: str) -> bool:
@@ -73,7 +137,7 @@ def is_narrow(char: str) -> bool:
 
 @dataclass(frozen=True)
 class TextFonts:
-    """How a PDF draws text that mixes scripts: Latin in Helvetica, − √ in Symbol, the rest in `japanese`.
+    """How a PDF draws text that mixes scripts: Latin (and − √) in `latin`, the rest in `japanese`.
 
     `printable` says which characters the sheet may print at all; any other is drawn as "?" (an empty box of the
     wrong width would overlap its neighbours).
@@ -81,10 +145,11 @@ class TextFonts:
 
     japanese: str
     printable: Callable[[str], bool] = field(default=lambda char: True)
+    latin: LatinFonts = field(default_factory=latin_fonts)
 
     def font_for(self, char: str, latin: str) -> str:
         if char in SYMBOL_CHARS:
-            return SYMBOL_FONT
+            return self.latin.symbol
         try:
             char.encode("cp1252")
         except UnicodeEncodeError:
@@ -93,7 +158,7 @@ class TextFonts:
 
     def runs(self, text: str, bold: bool = False) -> Iterator[tuple[str, str]]:
         """Split `text` into (font, chunk) runs: each character in a font that has it."""
-        latin = LATIN_BOLD if bold else LATIN_FONT
+        latin = self.latin.bold if bold else self.latin.regular
         chunk, font = "", None
         for char in text:
             if not self.printable(char):
@@ -114,7 +179,7 @@ class TextFonts:
         that "Sūji" does not gape."""
         if font == CID_FONT and len(chunk) == 1 and is_narrow(chunk):
             base = unicodedata.normalize("NFKD", chunk)[0]
-            latin = LATIN_BOLD if bold else LATIN_FONT
+            latin = self.latin.bold if bold else self.latin.regular
             if self.font_for(base, latin) == latin:
                 return pdfmetrics.stringWidth(base, latin, size)
             return size * 0.55

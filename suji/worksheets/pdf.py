@@ -1,8 +1,8 @@
 """The PDF of a worksheet, drawn with ReportLab: one or more pages per version, then the answer key.
 
-Fonts: Helvetica for Latin text, Symbol for − and √ (not in Helvetica's encoding), and for everything else the
-Japanese font of suji.worksheets.fonts: IPAGothic embedded as a subset, so the sheet prints the same on every viewer and
-printer, or, when its file is missing, the CID font HeiseiKakuGo-W5 that viewers draw with a font of their own.
+Fonts (suji.worksheets.fonts): Liberation Sans for Latin text and − √, and for everything else IPAGothic, both
+embedded as subsets, so the sheet prints the same on every viewer and printer; when their files are missing,
+Helvetica and Symbol, and the CID font HeiseiKakuGo-W5, that viewers draw with fonts of their own.
 The settings refuse text these fonts cannot draw (suji.worksheets.sheet.pdf_can_print); should any still come, it
 prints as "?".
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from datetime import datetime
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
@@ -27,7 +28,8 @@ from reportlab.pdfgen.canvas import Canvas
 from suji.core.furigana import NONE, Piece, needs_ruby, pieces
 from suji.core.i18n import fill
 from suji.worksheets import pdf_text
-from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, japanese_font
+from suji.worksheets.fonts import TextFonts, japanese_font, latin_fonts
+from suji.worksheets.pdf_document import new_canvas
 from suji.worksheets.sheet import (
     MAX_PER_PAGE,
     SheetProblem,
@@ -117,7 +119,7 @@ def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float
         # Helvetica's ² glyph is a small raised 2 (about 0.4–0.72 em above the baseline): at one die size
         # per em it stands at the upper right of the box, and the PDF's text says "²".
         c.setFillColorRGB(*INK)
-        c.setFont(LATIN_BOLD, size)
+        c.setFont(latin_fonts().bold, size)
         c.drawCentredString(x + size * 0.68, y + size * 0.1, text)
     elif text == "√":
         # Symbol's radical hangs below the baseline; a drawn radical sign is centred and clearer.
@@ -134,7 +136,7 @@ def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float
         # Invisible text (render mode 3), so that copying or searching the PDF finds the face.
         hidden = c.beginText(x + size * 0.3, baseline)
         hidden.setTextRenderMode(3)
-        hidden.setFont(SYMBOL_FONT, font_size)
+        hidden.setFont(latin_fonts().symbol, font_size)
         hidden.textOut(text)
         c.drawText(hidden)
     else:
@@ -166,7 +168,7 @@ class _Layout:
 class _Writer:
     """Draws one worksheet page by page, keeping the page count for the footers."""
 
-    def __init__(self, worksheet: Worksheet) -> None:
+    def __init__(self, worksheet: Worksheet, created: datetime | None = None) -> None:
         japanese_font()
         self.ws = worksheet
         self.settings = worksheet.settings
@@ -174,11 +176,11 @@ class _Writer:
         width, height = PAPER_SIZES[self.settings.paper]
         self.layout = _Layout(width, height)
         self.buffer = io.BytesIO()
-        # invariant: no creation date or random id, so the same settings give the very same bytes.
-        self.c = Canvas(self.buffer, pagesize=(width, height), pageCompression=1, invariant=1)
-        self.c.setTitle(worksheet.title)
-        self.c.setSubject(fill(self.t["seed"], seed=self.settings.seed))
-        self.c.setCreator("suji")
+        # The same settings and creation time give the very same bytes (suji.worksheets.pdf_document).
+        self.c = new_canvas(
+            self.buffer, (width, height), title=worksheet.title, lang=self.settings.lang,
+            subject=fill(self.t["seed"], seed=self.settings.seed), created=created,
+        )  # fmt: skip
         self._seen: set[str] = set()  # the words that got ruby on this page (first occurrence only)
 
     # ---- text with furigana ----------------------------------------------------------------------------------
@@ -542,9 +544,11 @@ class _Writer:
         return self.buffer.getvalue()
 
 
-def worksheet_pdf(worksheet: Worksheet) -> bytes:
-    """The PDF of `worksheet`: its sheets, one version after another, then (when chosen) the answer key."""
-    writer = _Writer(worksheet)
+def worksheet_pdf(worksheet: Worksheet, created: datetime | None = None) -> bytes:
+    """The PDF of `worksheet`: its sheets, one version after another, then (when chosen) the answer key.
+
+    `created` is the creation date in its metadata (default: now, or SOURCE_DATE_EPOCH; see pdf_document)."""
+    writer = _Writer(worksheet, created)
     writer.sheets()
     if worksheet.settings.key:
         writer.key()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
@@ -24,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from suji.core.i18n import N_, translate
 from suji.core.text import unprintable_chars
 from suji.worksheets.pdf import INK, draw_text, fit_text
+from suji.worksheets.pdf_document import new_canvas
 
 CARD_WIDTH, CARD_HEIGHT = 91 * mm, 55 * mm
 MARGIN = 15 * mm
@@ -61,13 +63,13 @@ def _qr(c: Canvas, address: str, x: float, y: float, size: float) -> None:
     c.restoreState()
 
 
-def signin_card_pdf(code: str, address: str, lang: str, paper: str = "a4") -> bytes:
+def signin_card_pdf(
+    code: str, address: str, lang: str, paper: str = "a4", created: datetime | None = None
+) -> bytes:
     """The card of a printed code (KM47-TQXA) and the sign-in address its QR code opens, in `lang`."""
     width, height = PAPERS.get(paper, A4)
     out = io.BytesIO()
-    c = Canvas(out, pagesize=(width, height), pageCompression=1)
-    c.setTitle(translate(TEXT["title"], lang))
-    c.setAuthor("suji")
+    c = new_canvas(out, (width, height), title=translate(TEXT["title"], lang), lang=lang, created=created)
     left, top = MARGIN, height - MARGIN
     bottom = top - CARD_HEIGHT
     c.setStrokeColorRGB(0.5, 0.5, 0.5)

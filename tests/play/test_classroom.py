@@ -214,26 +214,30 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert rows[0][:4] == ["番号", "名前", "合計", "最高得点"]  # a school's class list: 番号, 名前 (issue 25)
-    assert len(rows[0]) == 4 + 2 * 6 and len(rows) == 4
-    assert rows[0][9] == "第1問の式"
-    assert rows[1][:10] == ["1", "Aki", "24", "34", "24", "24", "1", "0", "○", "21²+4+1"]  # ○ for solved
+    assert len(rows[0]) == 4 + 2 * 7 and len(rows) == 4
+    assert rows[0][10] == "第1問の式"
+    assert rows[1][:11] == ["1", "Aki", "24", "34", "24", "24", "1", "0", "○", "お題の数ができた", "21²+4+1"]  # ○ for solved
+    assert rows[1][11:18] == ["0", "10", "3", "1", "×", "お題の数にならなかった", ""]  # × for not solved, not いいえ
     assert rows[2][1] == "'-Ben"  # a spreadsheet must not read a name as a formula
-    # not finished: no score yet; and a formula is no spreadsheet formula either
-    assert rows[2][10:16] == ["", "10", "1", "0", "×", "'-1+2"]  # × for not solved, not いいえ
-    assert rows[3] == ["3", "ちえ", "0", "34", "", "24", "", "", "", "", "", "10", "", "", "", ""]
+    # not finished: no score, no verdict yet; and a formula is no spreadsheet formula either
+    assert rows[2][11:18] == ["", "10", "1", "0", "", "", "'-1+2"]
+    assert rows[3] == ["3", "ちえ", "0", "34", "", "24", "", "", "", "", "", "", "10", "", "", "", "", ""]
     assert "はい" not in data.decode("utf-8-sig") and "いいえ" not in data.decode("utf-8-sig")
     english = core.results_csv(_grid(), "en").decode("utf-8-sig")
     assert english.startswith("No.,Name,Total,Best score") and ",solved," in english
 
 
-def test_csv_tells_a_skip_from_a_miss():
+def test_csv_tells_a_skip_from_a_miss_in_a_column_of_its_own():
     grid = core.results(
         (PROBLEM,),
-        [("Cho", 1, {0: Progress(1, 0, False, True, 0)}), ("Dan", 1, {0: Progress(3, 0, False, True, 0)})],
+        [("Cho", 1, {0: Progress(1, 0, False, True, 0)}), ("Dan", 1, {0: Progress(3, 0, False, True, 0)}),
+         ("Eri", 1, {0: Progress(1, 0, True, True, 24)})],
         [],
-    )  # a skip after one try, and three tries missed
+    )  # fmt: skip  # a skip after one try, three tries missed, a target made
     rows = list(csv.reader(io.StringIO(core.results_csv(grid, "en").decode("utf-8-sig"))))
-    assert [r[8] for r in rows[1:]] == ["Skipped", "not solved"]
+    assert rows[0][8:10] == ["Problem 1 solved", "Problem 1 outcome"]
+    assert [r[8] for r in rows[1:]] == ["not solved", "not solved", "solved"]  # two values only: a count works
+    assert [r[9] for r in rows[1:]] == ["Skipped", "no target in the tries", "made a target"]
 
 
 def test_the_hints_lead_to_the_best_answer_the_class_scores_against():
@@ -242,3 +246,16 @@ def test_the_hints_lead_to_the_best_answer_the_class_scores_against():
         assert core.level_solution(problem.roll).top.score == problem.best_score
         steps = core.problem_hints(problem)
         assert len(steps) == core.HINT_STEPS
+
+
+@pytest.mark.parametrize(("solved", "students", "percent"), [(1, 8, 13), (5, 16, 31), (3, 8, 38), (1, 2, 50), (0, 0, 0)])
+def test_the_share_solved_rounds_half_up(solved, students, percent):
+    # 1 of 8 is 12.5%: the grid says 13% (round() said 12, half to even), from the exact share
+    from fractions import Fraction
+
+    from suji.play.classroom.results import ProblemColumn
+
+    problem = core.choose_problems(ClassSettings(count=1, level=1, seed="share"))[0]
+    column = ProblemColumn(problem, students, solved, students, students, None, 0)
+    assert column.percent_solved == percent
+    assert column.share_solved == (Fraction(solved, students) if students else 0)

@@ -100,7 +100,9 @@ def test_a_class_from_start_to_end(app, client):
     assert data["problems"][0]["share_solved"] == 1.0 and data["problems"][0]["mistake"] == "not_target"
     assert data["problems"][1]["mistake"] == "skipped" and data["problems"][1]["mistake_name"] == "Skipped"
     assert "Ken" in data["html"] and "<table" in data["html"]
-    assert data["html"].count('aria-label="skipped"') == 1  # Aya's skip is marked apart from a miss
+    assert data["html"].count('<span class="visually-hidden">skipped</span>') == 1  # Aya's skip, apart from a miss
+    # What Ken's miss made instead of a target, for the teacher (issue 26): the value and the nearest target.
+    assert "made " in data["html"] and "nearest target" in data["html"]
     # The end: no more answers, everyone's results (with the best formulas) stay readable.
     client.post(f"/class/{session_id}/end")
     assert results(client, session_id)["phase"] == "ended"

@@ -116,7 +116,7 @@ def test_simulation_follows_n_and_seed(client):
 
 def test_monster_matches_show_the_stored_ten_thousand_games(client):
     html = client.get("/lessons/dice-monsters/experiment/matches?n=20", headers=EN).get_data(as_text=True)
-    assert html.count(">10000<") == 6
+    assert html.count(">10,000<") == 6  # with its thousands separator (issue 26)
 
 
 @pytest.mark.parametrize(

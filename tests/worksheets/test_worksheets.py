@@ -5,9 +5,8 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
-import subprocess
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -42,7 +41,7 @@ from suji.worksheets.pdf import (  # noqa: E402
 UNIJIS_CMAP = Path("/usr/share/poppler/cMap/Adobe-Japan1/UniJIS-UCS2-H")
 # The Japanese font the PDF embeds (fonts-ipafont-gothic).
 IPA_FONT = Path(pdf_fonts.JAPANESE_FONT_FILES[0])
-# The PDF standard fonts: every viewer has them, so they need not be embedded.
+# The PDF standard fonts: the fallback when the Latin font files are missing (never embedded).
 STANDARD_FONTS = {"Helvetica", "Helvetica-Bold", "Symbol"}
 # Problems on each page of a version, for the counts teachers use most: up to 8 on one sheet of paper, more
 # shared out evenly, so that no page is left half empty.
@@ -341,7 +340,8 @@ def test_pdf_of_many_problems_runs_over_pages_and_is_reproducible():
     assert len(pages) == 3  # 7 + 7 + 6
     assert "Page 1 of" in pages[0] and f"Page {len(pages)} of {len(pages)}" in pages[-1]
     assert pypdf.PdfReader(io.BytesIO(data)).pages[0].mediabox.width == pytest.approx(612)
-    assert worksheet_pdf(build_worksheet(settings)) == data  # same settings, same bytes
+    made = datetime(2026, 4, 8, 9, 30, tzinfo=UTC)  # the creation date is the one thing that changes: fixed
+    assert worksheet_pdf(build_worksheet(settings), made) == worksheet_pdf(build_worksheet(settings), made)
 
 
 def test_pdf_only_target_dice_leaves_the_numbers_out():
@@ -491,7 +491,8 @@ def test_pdf_pages_per_version_for_common_counts(paper, lang, level, title):
 
 
 @pytest.mark.skipif(not IPA_FONT.exists(), reason="fonts-ipafont-gothic is not installed")
-def test_the_japanese_font_is_embedded(tmp_path):
+def test_the_japanese_font_is_embedded():
+    # pdffonts on every PDF kind: tests/worksheets/test_pdf_documents.py
     ws = build_worksheet(
         Settings(count=8, level="mixed", seed="フォント", lang="ja", versions=2, title="4年2組 ①② 髙橋さん")
     )
@@ -499,16 +500,21 @@ def test_the_japanese_font_is_embedded(tmp_path):
     fonts = _pdf_fonts(data)
     japanese = {name: embedded for name, embedded in fonts.items() if name.endswith("+IPAGothic")}
     assert japanese and all(japanese.values())  # subsets, each with its font file
-    assert set(fonts) - set(japanese) <= STANDARD_FONTS
+    if pdf_fonts.latin_fonts().embedded:  # Liberation Sans for the Latin text, embedded too
+        assert all(fonts.values()) and not set(fonts) & STANDARD_FONTS
+    else:
+        assert set(fonts) - set(japanese) <= STANDARD_FONTS
     assert "4年2組①②髙橋さん" in squeeze(pdf_pages(data)[0])  # and the text still reads as Japanese
-    pdffonts = shutil.which("pdffonts")  # poppler-utils, when installed: the check a person would run
-    if pdffonts:
-        path = tmp_path / "sheet.pdf"
-        path.write_bytes(data)
-        lines = subprocess.run([pdffonts, str(path)], capture_output=True, text=True, check=True).stdout
-        rows = [line.split() for line in lines.splitlines()[2:]]
-        assert rows and all(row[-5] == "yes" for row in rows if row[0] not in STANDARD_FONTS), lines
-        assert any("IPAGothic" in row[0] for row in rows) and not any("Heisei" in row[0] for row in rows)
+    assert not any("Heisei" in name for name in fonts)
+
+
+def test_without_the_latin_font_files_the_pdf_falls_back_to_helvetica():
+    fallback = pdf_fonts.latin_fonts((("/nonexistent/regular.ttf",), ("/nonexistent/bold.ttf",)))
+    assert fallback == pdf_fonts.LatinFonts("Helvetica", "Helvetica-Bold", "Symbol") and not fallback.embedded
+    fonts = pdf_fonts.TextFonts(pdf_fonts.japanese_font(), latin=fallback)
+    assert list(fonts.runs("2−√4 あ")) == [
+        ("Helvetica", "2"), ("Symbol", "−√"), ("Helvetica", "4 "), (pdf_fonts.japanese_font(), "あ")
+    ]  # fmt: skip
 
 
 def test_without_the_font_file_the_pdf_falls_back_to_the_cid_font(monkeypatch):

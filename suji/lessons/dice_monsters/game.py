@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
+from suji.core.decimals import percent_text
 from suji.core.i18n import N_
 from suji.lessons.dice_monsters.rules import MAX_ROUNDS, ROUNDS_TO_WIN
 from suji.lessons.lesson import Decision, Event, Msg, Option
-from suji.lessons.steps import fraction_text, percent_text
+from suji.lessons.steps import fraction_text
 
 
 @dataclass(frozen=True)
@@ -146,21 +147,23 @@ class MonsterGame:
         for attack in legal_attacks(me, them):
             using = " + ".join(f"d{me.sizes[i]}:{me.values[i]}" for i in attack.using)
             risk = _exposure(me, them, attack)
+            target = {"size": them.sizes[attack.target], "value": them.values[attack.target]}
             options.append(
                 Option(
                     attack.key,
                     N_("%(using)s captures d%(size)s:%(value)s"),
-                    N_("+%(size)s points; P(a re-rolled die can be power-captured next) = %(p)s (%(pct)s)"),
-                    {
-                        "using": using,
-                        "size": them.sizes[attack.target],
-                        "value": them.values[attack.target],
-                        "p": fraction_text(risk),
-                        "pct": percent_text(risk),
-                    },
+                    N_("+%(size)s points, chance of losing it %(p)s (%(pct)s)"),
+                    {"using": using, **target, "p": fraction_text(risk), "pct": percent_text(risk)},
+                    # The attacks on one die together: a phone lists the dice to capture, each opened to its ways.
+                    group=N_("Capture d%(size)s:%(value)s (+%(size)s points)"),
+                    group_params=target,
                 )
             )
-        return Decision(N_("Your turn. Choose an attack."), options)
+        # The chance is explained once, under the question: a phone shows many attacks, each on two short lines.
+        return Decision(
+            N_("Your turn. Choose an attack."), options,
+            note=N_("The chance of losing it: the probability that a die you re-roll can be power-captured next turn."),
+        )  # fmt: skip
 
     def play(self, key: str) -> None:
         """Apply the human's attack; ValueError if it is not a legal attack now."""

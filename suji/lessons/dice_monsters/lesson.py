@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from suji.core.caching import bounded
+from suji.core.decimals import percent_text
 from suji.core.i18n import N_
 from suji.lessons.dice_monsters.exact import (
     _skill_sums,
@@ -36,7 +37,7 @@ from suji.lessons.dice_monsters.rules import (
 from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
 from suji.lessons.live import Live, totals
 from suji.lessons.stats import wilson_interval
-from suji.lessons.steps import Step, fraction_text, percent_text
+from suji.lessons.steps import Step, fraction_text
 
 # ---- simulations -------------------------------------------------------------------------------------------
 

@@ -19,11 +19,12 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from suji.core.decimals import decimal_text, percent_text
 from suji.core.i18n import N_, NP_
 from suji.lessons.gooball.exact import p_reach, p_reach_and_win, p_win_against
 from suji.lessons.gooball.rules import CAREFUL, EXTRA, FULL, GOAL, MAX_ROUNDS, RADIUS, SIDES
 from suji.lessons.lesson import Decision, Event, Option
-from suji.lessons.steps import fraction_text, percent_text
+from suji.lessons.steps import fraction_text
 
 
 @dataclass
@@ -92,7 +93,7 @@ class GooballGame:
             return None
         me = self.balls[0]
         d = abs(me.pos)
-        params = {"d": f"{d:.1f}", "p": fraction_text(p_reach(d)), "pct": percent_text(p_reach(d))}
+        params = {"d": decimal_text(d, 1, trim=False), "p": fraction_text(p_reach(d)), "pct": percent_text(p_reach(d))}
         options = [
             Option(
                 "centre",
@@ -121,7 +122,7 @@ class GooballGame:
                     {
                         "j": j + 1,
                         "q": ball.power,
-                        "e": f"{e:.1f}",
+                        "e": decimal_text(e, 1, trim=False),
                         "p": fraction_text(p_reach(e)),
                         "w": fraction_text(win),
                         "wpct": percent_text(win),
@@ -196,7 +197,7 @@ class GooballGame:
         self.log.append(
             Event(
                 N_("Gooball %(i)s rolls %(p)s and moves %(x)s inches."),
-                {"i": i + 1, "p": me.power, "x": f"{t_hit:.1f}"},
+                {"i": i + 1, "p": me.power, "x": decimal_text(t_hit, 1, trim=False)},
             )
         )
         self._score(i, start, me.pos)

@@ -90,8 +90,10 @@ def _push_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return one_hot(abs(a - b), SIDES), (a, b)
 
 
-LIVE_MOVEMENT = Live(_power_trial, dice=(SIDES,))
-LIVE_REACH = Live(_reach_trial, dice=(SIDES,))
+# The die is the power; the rows are inches (power + 5): the label says which, so a 4 is not read as 4 inches.
+POWER_DIE = (Msg(N_("power (+5 inches)")),)
+LIVE_MOVEMENT = Live(_power_trial, dice=(SIDES,), dice_labels=POWER_DIE)
+LIVE_REACH = Live(_reach_trial, dice=(SIDES,), dice_labels=POWER_DIE)
 BUMP_DICE = (Msg(N_("mover")), Msg(N_("the other")))
 LIVE_BUMP = Live(_bump_trial, dice=(SIDES, SIDES), dice_labels=BUMP_DICE)
 LIVE_PUSH = Live(_push_trial, dice=(SIDES, SIDES), dice_labels=BUMP_DICE)

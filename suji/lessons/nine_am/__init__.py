@@ -13,6 +13,9 @@ code imports are all here, so `from suji.lessons.nine_am import X` does not depe
 
 from __future__ import annotations
 
+# The texts the game writes its odds in (with fraction_text): tests compare a decision's numbers with them
+# through this package.
+from suji.core.decimals import percent_text
 from suji.lessons.nine_am.exact import (
     expected_change,
     expected_damage,
@@ -62,9 +65,7 @@ from suji.lessons.nine_am.rules import (
     VARIANTS,
     is_awake,
 )
-
-# The texts the game writes its odds in: tests compare a decision's numbers with them through this package.
-from suji.lessons.steps import fraction_text, percent_text
+from suji.lessons.steps import fraction_text
 
 __all__ = [
     "AWAKE_FROM",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from suji.core.decimals import percent_text
 from suji.core.i18n import N_, NP_
 from suji.lessons.lesson import Decision, Event, Msg, Option
 from suji.lessons.nine_am.exact import mean_die, p_awake, p_called
@@ -36,7 +37,7 @@ from suji.lessons.nine_am.rules import (
     TURNS,
     is_awake,
 )
-from suji.lessons.steps import fraction_text, percent_text
+from suji.lessons.steps import fraction_text
 
 # ---- bots --------------------------------------------------------------------------------------------------
 

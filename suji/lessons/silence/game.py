@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from suji.core.decimals import decimal_text, percent_text
 from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Msg, Option
 from suji.lessons.silence.exact import expected_risk, p_success, risk_pays
@@ -29,7 +30,7 @@ from suji.lessons.silence.rules import (
     Card,
     roll_3d6,
 )
-from suji.lessons.steps import fraction_text, percent_text
+from suji.lessons.steps import fraction_text
 
 
 def bot_always_take(card: Card) -> str:
@@ -223,7 +224,7 @@ def _options(card: Card, prefix: str) -> list[Option]:
         "p": fraction_text(p),
         "pct": percent_text(p),
         "e": fraction_text(expected_risk(card.minus, card.risk)),
-        "ed": f"{float(expected_risk(card.minus, card.risk)):.2f}",
+        "ed": decimal_text(expected_risk(card.minus, card.risk), 2, trim=False),
     }
     return [
         Option(prefix + TAKE, N_("%(card)s: take %(m)s"), N_("surely %(m)s minus points"), params),

@@ -15,11 +15,12 @@ import sys
 from collections.abc import Mapping
 from fractions import Fraction
 
+from suji.core.decimals import decimal_text, percent_text
 from suji.core.i18n import N_
 from suji.lessons.lesson import Experiment, Lesson, Msg, Outcome, Row
 from suji.lessons.live import Live, totals
 from suji.lessons.stats import Estimate, mean_interval, wilson_interval
-from suji.lessons.steps import Step, fraction_text, percent_text
+from suji.lessons.steps import Step, fraction_text
 from suji.lessons.suji_stats.exact import (
     exact_histogram,
     exact_mean_after,
@@ -303,9 +304,9 @@ def steps() -> list[Step]:
             ),
             {
                 "n": f.n,
-                "mean": f"{f.means['now'][0]:.2f}",
-                "low": f"{f.means['now'][1]:.2f}",
-                "high": f"{f.means['now'][2]:.2f}",
+                "mean": decimal_text(f.means["now"][0], 2, trim=False),
+                "low": decimal_text(f.means["now"][1], 2, trim=False),
+                "high": decimal_text(f.means["now"][2], 2, trim=False),
                 "accept_low": fraction_text(mean_low),
                 "accept_high": fraction_text(mean_high),
             },

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
+from suji.core.decimals import round_half_up
 from suji.core.i18n import N_, translate
 from suji.core.spreadsheet import csv_bytes
 from suji.play.classroom.grading import NOT_TARGET, SKIPPED, Progress
+from suji.play.classroom.misses import MissSummary, summarize
 from suji.play.classroom.settings import ClassProblem
 
 # The most common mistake on a problem, by the checker's error code, as the dashboard names it.
@@ -52,6 +55,9 @@ TEXTS = {
     "problem_attempts": N_("Problem %(number)s attempts"),
     "problem_hints": N_("Problem %(number)s hints"),
     "problem_solved": N_("Problem %(number)s solved"),
+    "problem_outcome": N_("Problem %(number)s outcome"),
+    "outcome_made": N_("made a target"),
+    "outcome_missed": N_("no target in the tries"),
     "problem_formula": N_("Problem %(number)s formula"),
     "yes": N_("yes"),
     "no": N_("no"),
@@ -86,15 +92,23 @@ class ProblemColumn:
     attempts: int
     mistake: str | None  # an error code, NOT_TARGET or SKIPPED; None when nobody went wrong
     mistake_count: int
+    misses: MissSummary | None = None  # what the not-target tries made and left out (suji.play.classroom.misses)
+
+    def mistake_lines(self, lang: str) -> list[str]:
+        """What the grid writes under the most common mistake: for "not a target", what was made instead."""
+        if self.mistake == NOT_TARGET and self.misses is not None:
+            return self.misses.lines(lang)
+        return []
 
     @property
-    def share_solved(self) -> float:
-        """Solved by this share of the class's pupils (0 when nobody has joined)."""
-        return self.solved / self.students if self.students else 0.0
+    def share_solved(self) -> Fraction:
+        """Solved by this share of the class's pupils (0 when nobody has joined), exact."""
+        return Fraction(self.solved, self.students) if self.students else Fraction(0)
 
     @property
     def percent_solved(self) -> int:
-        return round(100 * self.share_solved)
+        """The share as a whole percentage, rounded half up (1 of 8 is 13%)."""
+        return int(round_half_up(100 * self.share_solved))
 
 
 @dataclass(frozen=True)
@@ -125,9 +139,11 @@ def results(
     problems: Sequence[ClassProblem],
     students: Sequence[tuple[str, int, Mapping[int, Progress]]],
     mistakes: Iterable[tuple[int, str, int]],
+    not_targets: Mapping[int, Sequence[str]] | None = None,
 ) -> Results:
     """The grid from the stored data: each pupil as (name, position, {problem index: progress}); `mistakes` as
-    (problem index, code, how many times) over the attempts that missed and the problems skipped.
+    (problem index, code, how many times) over the attempts that missed and the problems skipped;
+    `not_targets` the formulas sent that made no target, by problem index (what those pupils made instead).
 
     The most common mistake of a problem is the code counted most often; ties go to the code first in
     alphabetical order, so that every app server shows the same one.
@@ -150,6 +166,7 @@ def results(
             solved=sum(1 for c in cells_i if c.solved), students=len(rows),
             attempts=sum(c.attempts for c in cells_i),
             mistake=ranked[0][0] if ranked else None, mistake_count=ranked[0][1] if ranked else 0,
+            misses=summarize(problem.roll, (not_targets or {}).get(i, ())),
         ))  # fmt: skip
     return Results(tuple(problems), tuple(rows), tuple(columns))
 
@@ -158,25 +175,28 @@ def results_csv(grid: Results, lang: str) -> bytes:
     """The grid as CSV in UTF-8 with a byte-order mark (so a spreadsheet reads Japanese names right).
 
     One row per pupil: their number in the class (in the order they joined), name, total, best possible, then
-    per problem the score, the attempts, the hints used, whether it was solved (○, ×, or skipped) and the last
-    formula sent. A problem not reached is left empty.
+    per problem the score, the best possible, the attempts, the hints used, whether it was solved (○ or ×: one
+    of two values, for a spreadsheet to count), how it ended (made a target, no target in the tries, or
+    skipped) and the last formula sent. A problem not reached, or not finished, is left empty there.
     """
     header = [translate(TEXTS[k], lang) for k in ("number", "nickname", "total", "best_total")]
     for p in grid.problems:
         header += [translate(TEXTS[k], lang, number=p.number)
                    for k in ("problem_score", "problem_best", "problem_attempts", "problem_hints",
-                             "problem_solved", "problem_formula")]  # fmt: skip
+                             "problem_solved", "problem_outcome", "problem_formula")]  # fmt: skip
     lines: list[list[object]] = [header]
     yes, no = translate(TEXTS["solved"], lang), translate(TEXTS["not_solved"], lang)
-    skipped = translate(MISTAKE_NAMES[SKIPPED], lang)  # moved on with tries left, apart from a miss
+    outcomes = {"made": translate(TEXTS["outcome_made"], lang), "missed": translate(TEXTS["outcome_missed"], lang),
+                "skipped": translate(MISTAKE_NAMES[SKIPPED], lang)}  # fmt: skip
     for number, row in enumerate(grid.rows, start=1):
         line: list[object] = [number, row.name, row.total, row.best_total]
         for problem, cell in zip(grid.problems, row.cells, strict=True):
             if cell is None:
-                line += ["", problem.best_score, "", "", "", ""]
+                line += ["", problem.best_score, "", "", "", "", ""]
             else:
-                solved = yes if cell.solved else skipped if cell.skipped else no
+                outcome = "made" if cell.solved else "skipped" if cell.skipped else "missed"
                 line += [cell.score if cell.done else "", problem.best_score, cell.attempts, cell.hints_used,
-                         solved, cell.formula]  # fmt: skip
+                         (yes if cell.solved else no) if cell.done else "",
+                         outcomes[outcome] if cell.done else "", cell.formula]  # fmt: skip
         lines.append(line)
     return csv_bytes(lines)  # every text cell guarded against formulas (suji.core.spreadsheet)

@@ -126,26 +126,38 @@ def parse_settings(params: Mapping[str, object]) -> tuple[ClassSettings, list[Cl
 
 @dataclass(frozen=True)
 class ClassProblem:
-    """One problem of a class: its number (from 1), level, dice and the best score with every die rolled."""
+    """One problem of a class: its number (from 1), level, dice and the best score with every die rolled.
+
+    `key_score` is the best score the printed worksheet's key gives: with the operators of the problem's level
+    only, so it can be lower (None for a session made before it was kept).
+    """
 
     number: int
     level: int
     roll: Roll
     best_score: int
     best_formula: str
+    key_score: int | None = None
+
+    @property
+    def key_differs(self) -> bool:
+        """Whether the printed key's best is lower than the class's (a level 1 or 2 problem, other dice help)."""
+        return self.key_score is not None and self.key_score != self.best_score
 
     def to_dict(self) -> dict:
         return {
             "number": self.number, "level": self.level, "target_dice": list(self.roll.target_dice),
             "number_dice": list(self.roll.number_dice), "operator_dice": list(self.roll.operator_dice),
-            "best_score": self.best_score, "best_formula": self.best_formula,
+            "best_score": self.best_score, "best_formula": self.best_formula, "key_score": self.key_score,
         }  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: Mapping) -> ClassProblem:
         roll = Roll(tuple(data["target_dice"]), tuple(data["number_dice"]), tuple(data["operator_dice"]))
+        key = data.get("key_score")
         return cls(
-            int(data["number"]), int(data["level"]), roll, int(data["best_score"]), data["best_formula"]
+            int(data["number"]), int(data["level"]), roll, int(data["best_score"]), data["best_formula"],
+            None if key is None else int(key),
         )
 
     def dice(self) -> dict:
@@ -175,7 +187,9 @@ def choose_problems(settings: ClassSettings) -> tuple[ClassProblem, ...]:
     for problem in chosen:
         # At level 3 every operator counts already: the level's solution is the whole roll's (no second solve).
         whole = problem.problem.solution if LEVEL_OPERATORS[problem.level] >= EVERY_OPERATOR else solve(problem.roll)
-        top = whole.top
-        assert top is not None  # certified: the level's operators already make a target
-        problems.append(ClassProblem(problem.number, problem.level, problem.roll, top.score, top.formula))
+        top, key = whole.top, problem.problem.solution.top
+        assert top is not None and key is not None  # certified: the level's operators already make a target
+        problems.append(
+            ClassProblem(problem.number, problem.level, problem.roll, top.score, top.formula, key.score)
+        )
     return tuple(problems)

@@ -15,7 +15,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from fractions import Fraction
 
+from suji.core.decimals import rounded
 from suji.core.i18n import N_, translate
 from suji.core.spreadsheet import csv_bytes
 from suji.play.classroom import ClassProblem, Progress, mistake_name, results
@@ -156,7 +158,7 @@ def report_csv(report: AssignmentReport, lang: str) -> bytes:
             line += [counted(c, firsts.get(i), report.first_attempt_only) if c is not None and c.done else ""
                      for i, c in enumerate(row.cells)]  # fmt: skip
         else:
-            line += [row.work.items_done, row.work.items_made, round(row.work.seconds / 60, 1)]
+            line += [row.work.items_done, row.work.items_made, rounded(Fraction(row.work.seconds) / 60, 1)]
         lines.append(line)
     return csv_bytes(lines)
 

@@ -25,6 +25,7 @@ from sqlalchemy import delete, func, select
 from suji.core.caching import bounded
 from suji.play.classroom import (
     DEFAULT_RETENTION_DAYS,
+    NOT_TARGET,
     ClassProblem,
     ClassSettings,
     Clock,
@@ -238,7 +239,7 @@ def answers_of(me: ClassStudent) -> dict[int, ClassAnswer]:
 
 
 def results_of(cls: ClassSession) -> Results:
-    """The grid from the database: three queries, whatever the size of the class."""
+    """The grid from the database: four queries, whatever the size of the class."""
     students = db.session.scalars(
         select(ClassStudent).where(ClassStudent.session_id == cls.id).order_by(ClassStudent.id)
     ).all()
@@ -250,9 +251,15 @@ def results_of(cls: ClassSession) -> Results:
         .where(ClassAttempt.session_id == cls.id, ClassAttempt.error_code.is_not(None))
         .group_by(ClassAttempt.problem, ClassAttempt.error_code)
     ).all()  # fmt: skip
+    not_targets: dict[int, list[str]] = {}
+    for problem, formula in db.session.execute(
+        select(ClassAttempt.problem, ClassAttempt.formula)
+        .where(ClassAttempt.session_id == cls.id, ClassAttempt.error_code == NOT_TARGET)
+    ):  # fmt: skip
+        not_targets.setdefault(problem, []).append(formula)
     return results(
         problems_of(cls), [(s.nickname, s.position, work[s.id]) for s in students],
-        [(p, str(c), n) for p, c, n in mistakes],
+        [(p, str(c), n) for p, c, n in mistakes], not_targets,
     )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.core.decimals import rounded
 from suji.play import classroom as core
 from suji.play.classroom import (
     ENDED,
@@ -189,7 +190,7 @@ def dashboard(cls: ClassSession) -> str:
         only_this_computer=only_this_computer(), extra_minutes=EXTRA_MINUTES, release=cls.school_class_id is None,
         waiting=store.waiting_names(cls),
         roster_class=store.roster.class_name(cls.school_class_id) if cls.school_class_id else None,
-        extra_time=store.extra_time(cls), local_time=local_time,
+        extra_time=store.extra_time(cls), local_time=local_time, max_attempts=core.MAX_ATTEMPTS,
     )  # fmt: skip
 
 
@@ -217,7 +218,7 @@ def results_json(cls: ClassSession) -> Response:
                                                    "solved": c.solved, "done": c.done, "score": c.score}
                             for c in r.cells]} for r in grid.rows],
         "problems": [{"number": c.problem.number, "best_score": c.problem.best_score, "solved": c.solved,
-                      "share_solved": round(c.share_solved, 4), "mistake": c.mistake,
+                      "share_solved": rounded(c.share_solved, 4), "mistake": c.mistake,
                       "mistake_name": core.mistake_name(c.mistake, here), "mistake_count": c.mistake_count}
                      for c in grid.columns],
         "html": html,
@@ -318,7 +319,7 @@ def summary(cls: ClassSession) -> str:
     return render_template(
         "classroom/summary.html", cls=cls, settings=store.settings_of(cls), grid=store.results_of(cls),
         phase=store.phase(cls), phase_names=PHASE_NAMES, mistake_name=core.mistake_name, lang=lang(),
-        local_time=local_time,
+        local_time=local_time, max_attempts=core.MAX_ATTEMPTS,
     )  # fmt: skip
 
 

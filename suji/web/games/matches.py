@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.core.decimals import decimal_text
 from suji.core.nicknames import NicknameError
 from suji.play import games
 from suji.play.games import GameError, Hand
@@ -267,7 +268,8 @@ def advice(game_id: int) -> Response | tuple[str, int]:
         item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]
         item["text"] = gettext(
             "%(choice)s: chance of a target %(percent)s%%, expected score %(expected)s",
-            choice=item["label"], percent=item["probability_percent"], expected=item["expected_score_decimal"],
+            choice=item["label"], percent=decimal_text(option.probability * 100, 1, trim=False),
+            expected=decimal_text(option.expected_score, 2, trim=False),
         )  # fmt: skip
     return jsonify(options=shown)
 

@@ -29,6 +29,35 @@
 
   var run = null; // {n, seed, done, sums, squares, queue, nextChunk, fetching, playing, perFrame, points, ...}
 
+  // sum / count rounded half up to `digits` decimals, worked out in whole numbers when the sum is whole (a count of
+  // trials), as the server rounds every figure from the exact fraction (suji.core.decimals): 5 of 16 is 31.3%,
+  // where floating point and toFixed say 31.2%. Always `digits` decimals, so that 9.0% stands beside 8.4%.
+  var numberFormats = {}; // one Intl formatter per number of decimals: toLocaleString makes one at every call
+  function formatFixed(value, digits) {
+    if (!numberFormats[digits]) {
+      numberFormats[digits] = new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    }
+    return numberFormats[digits].format(value);
+  }
+
+  function halfUp(sum, count, digits) {
+    var scale = Math.pow(10, digits);
+    var scaled;
+    if (Number.isInteger(sum) && Math.abs(sum) * scale * 2 < Number.MAX_SAFE_INTEGER) {
+      scaled = Math.sign(sum) * Math.floor((2 * Math.abs(sum) * scale + count) / (2 * count));
+    } else {
+      scaled = Math.sign(sum) * Math.floor(Math.abs(sum) * scale / count + 0.5);
+    }
+    return formatFixed(scaled / scale, digits);
+  }
+
+  // The running value of row i (its sum over the trials so far) as the table shows it.
+  function formatSum(sum, count) {
+    if (!count) return "—";
+    return settings.percent ? halfUp(100 * sum, count, 1) + "%" : halfUp(sum, count, 3);
+  }
+
+  // A value of the chart's axis (not a count): rounded for the eye only.
   function format(value) {
     if (value === null || value === undefined || isNaN(value)) return "—";
     if (settings.percent) return (100 * value).toLocaleString(lang, { maximumFractionDigits: 1 }) + "%";
@@ -123,6 +152,7 @@
     }
     run.done += 1;
     run.lastDice = trial[1];
+    run.lastValues = values;
     remember();
   }
 
@@ -199,7 +229,8 @@
     var template = panel.getAttribute(
       exact === null ? "data-status-inexact" : settings.reference ? "data-status-reference" : "data-status");
     statusLine.textContent = fill(template, {
-      n: run.done.toLocaleString(lang), label: caseName(i), value: format(value(i)), exact: format(exact),
+      n: run.done.toLocaleString(lang), label: caseName(i), value: formatSum(run.sums[i], run.done),
+      exact: settings.exact_text[i],
       reference: settings.exact_label
     });
   }
@@ -227,10 +258,12 @@
   function drawTable() {
     tableRows.forEach(function (tr, i) {
       var count = run.sums[i];
-      tr.querySelector(".count").textContent = settings.percent ? String(count) : count.toLocaleString(lang);
+      tr.querySelector(".count").textContent = Number.isInteger(count) ? formatFixed(count, 0) : count.toLocaleString(lang);
       tr.querySelector(".count").setAttribute("data-count", String(count));
-      tr.querySelector(".value").textContent = format(value(i));
+      tr.querySelector(".value").textContent = formatSum(count, run.done);
       tr.classList.toggle("followed", i === Number(rowSelect.value));
+      // The row(s) the last trial counted, marked beside the dice it rolled: a power of 4 lights up "9 inches".
+      tr.classList.toggle("last", Boolean(run.lastValues && run.lastValues[i]));
     });
   }
 
@@ -392,7 +425,7 @@
   if (settings.percent) rowSelect.value = String(likely);
 
   // The exact column, once, and the chart waiting for its first trial.
-  tableRows.forEach(function (tr, i) { tr.querySelector(".exact").textContent = format(settings.exact[i]); });
+  tableRows.forEach(function (tr, i) { tr.querySelector(".exact").textContent = settings.exact_text[i] || "—"; });
   setPlayLabel();
   drawChart();
 })();

@@ -13,14 +13,15 @@ Classes rarely own the game's special dice, so they print and fold their own. Da
 Pages (PAGE_COUNT): 1–3 the nets (three target dice, five number dice, four operator dice), 4 the rules,
 5 the score sheet for 2–6 players. Every text a person reads is an `N_` msgid translated with suji.core.i18n.
 
-Fonts: Helvetica for Latin text and the faces, Symbol for − and √ in running text (not in Helvetica's
-encoding). Japanese comes from suji.worksheets.fonts, shared with the worksheets: IPAGothic embedded as a subset
-when the file is on the machine (a cut-out sheet is printed by whatever printer and viewer a school has, and an
-embedded font prints the same everywhere), else the non-embedded CID font HeiseiKakuGo-W5, so the PDF is still
-made.
+Fonts come from suji.worksheets.fonts, shared with the worksheets: Liberation Sans for Latin text, − √ and the
+faces, IPAGothic for Japanese, both embedded as subsets when their files are on the machine (a cut-out sheet is
+printed by whatever printer and viewer a school has, and an embedded font prints the same everywhere), else
+Helvetica, Symbol and the CID font HeiseiKakuGo-W5, not embedded, so the PDF is still made.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -88,16 +89,17 @@ class _Writer(NetsPages, ScoreSheet):
     """The whole document: the nets, the rules page and the score sheet on one canvas."""
 
 
-def dice_nets_pdf(lang: str = "ja", paper: str = "a4") -> bytes:
+def dice_nets_pdf(lang: str = "ja", paper: str = "a4", created: datetime | None = None) -> bytes:
     """The printable dice as PDF bytes: nets of one player's twelve dice, the rules, a score sheet.
 
-    `lang` is "ja" or "en", `paper` "a4" or "letter"; anything else raises ValueError.
+    `lang` is "ja" or "en", `paper` "a4" or "letter"; anything else raises ValueError. `created` is the
+    creation date in the metadata (default: now, or SOURCE_DATE_EPOCH; see suji.worksheets.pdf_document).
     """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     if paper not in PAPER_SIZES:
         raise ValueError(f"unknown paper {paper!r}: choose one of {', '.join(PAPER_SIZES)}")
-    writer = _Writer(lang, paper, _fonts())
+    writer = _Writer(lang, paper, _fonts(), created)
     writer.nets()
     writer.rules()
     writer.score_sheet()

@@ -1,4 +1,4 @@
-"""One face of a die, drawn large and centred: digits and ×10 ×11 ×12 in Helvetica Bold, + − × ÷ √ as strokes.
+"""One face of a die, drawn large and centred: digits and ×10 ×11 ×12 in bold Latin type, + − × ÷ √ as strokes.
 
 The nets, the rules page's table of dice and the score sheet's points all draw faces here, with the colours every
 page of the printable dice shares.
@@ -10,7 +10,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
-from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_CHARS, SYMBOL_FONT
+from suji.worksheets.fonts import SYMBOL_CHARS, latin_fonts
 
 INK = (0.1, 0.16, 0.22)
 GREY = (0.42, 0.45, 0.5)
@@ -26,7 +26,8 @@ ROLE_FILL = {
 
 def _hidden_text(c: Canvas, cx: float, cy: float, text: str, size: float) -> None:
     """Invisible text over a face drawn as lines, so that copying or searching the PDF still finds the face."""
-    font = SYMBOL_FONT if text in SYMBOL_CHARS else LATIN_BOLD
+    fonts = latin_fonts()
+    font = fonts.symbol if text in SYMBOL_CHARS else fonts.bold
     obj = c.beginText(cx - pdfmetrics.stringWidth(text, font, size) / 2, cy - size * 0.3)
     obj.setTextRenderMode(3)
     obj.setFont(font, size)
@@ -39,7 +40,7 @@ def draw_face(
 ) -> None:
     """One face of a die as a square at (x, y) (lower left), the symbol large and centred.
 
-    Digits and ×10 ×11 ×12 are Helvetica Bold; + − × ÷ and √ are drawn as strokes (an even weight, centred
+    Digits and ×10 ×11 ×12 are in the bold Latin font; + − × ÷ and √ are drawn as strokes (an even weight, centred
     exactly, where the fonts' operators sit low and thin), each with invisible text saying the face; ² is a
     box standing for "a number" with a big raised 2, so that it never reads as the digit 2. A 6 is underlined.
     """
@@ -53,17 +54,18 @@ def draw_face(
     c.setLineWidth(weight)
     c.setLineCap(1)
     c.setLineJoin(1)
+    bold = latin_fonts().bold
     if face.isdecimal():  # not isdigit(): "²" is a digit to Python
         font_size = size * 0.62
-        # Helvetica's digits stand about 0.72 em tall: this centres them.
+        # The digits (Liberation Sans has Helvetica's proportions) stand about 0.72 em tall: this centres them.
         baseline = cy - font_size * 0.34
-        c.setFont(LATIN_BOLD, font_size)
+        c.setFont(bold, font_size)
         c.drawCentredString(cx, baseline, face)
         if face in ("6", "9"):
             c.rect(cx - size * 0.15, baseline - size * 0.1, size * 0.3, size * 0.05, stroke=0, fill=1)
     elif face in CONSTANT_FACES:
-        font_size = min(size * 0.4, size * 0.72 / pdfmetrics.stringWidth(face, LATIN_BOLD, 1))
-        c.setFont(LATIN_BOLD, font_size)
+        font_size = min(size * 0.4, size * 0.72 / pdfmetrics.stringWidth(face, bold, 1))
+        c.setFont(bold, font_size)
         c.drawCentredString(cx, cy - font_size * 0.35, face)
     elif face == SQUARE:
         c.setStrokeColorRGB(*GREY)
@@ -71,7 +73,7 @@ def draw_face(
         c.roundRect(x + size * 0.2, y + size * 0.2, size * 0.3, size * 0.36, size * 0.05, stroke=1, fill=0)
         # Helvetica's ² is a small raised 2 (about 0.4–0.72 em above the baseline): at about one face size per
         # em it stands at the upper right of the box, and the PDF's text says "²".
-        c.setFont(LATIN_BOLD, size * 0.92)
+        c.setFont(bold, size * 0.92)
         c.drawCentredString(x + size * 0.65, y + size * 0.1, face)
     elif face == ROOT:
         p = c.beginPath()

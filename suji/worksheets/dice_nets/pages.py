@@ -8,6 +8,7 @@ sheet (suji.worksheets.dice_nets.nets, .rules_page, .score_sheet) each add the d
 from __future__ import annotations
 
 import io
+from datetime import datetime
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
@@ -18,6 +19,7 @@ from suji.worksheets.dice_nets.faces import FOLD_INK, GREY, INK
 from suji.worksheets.dice_nets.geometry import PAGE_COUNT
 from suji.worksheets.dice_nets.texts import text
 from suji.worksheets.fonts import TextFonts
+from suji.worksheets.pdf_document import new_canvas
 
 PAPER_SIZES = {"a4": A4, "letter": LETTER}
 MARGIN = 9 * mm
@@ -27,17 +29,17 @@ FOOTER_Y = 5 * mm  # the footer sits in the bottom margin, as in suji.worksheets
 class PageWriter:
     """Draws the pages one after another on one canvas."""
 
-    def __init__(self, lang: str, paper: str, fonts: TextFonts) -> None:
+    def __init__(self, lang: str, paper: str, fonts: TextFonts, created: datetime | None = None) -> None:
         self.fonts = fonts
         self.lang = lang
         self.width, self.height = PAPER_SIZES[paper]
         self.inner = self.width - 2 * MARGIN
         self.page = 0
         self.buffer = io.BytesIO()
-        # invariant: no creation date or random id, so the same arguments give the same bytes on one machine.
-        self.c = Canvas(self.buffer, pagesize=(self.width, self.height), pageCompression=1, invariant=1)
-        self.c.setTitle(self.t("doc_title"))
-        self.c.setCreator("suji")
+        # The same arguments and creation time give the same bytes on one machine (suji.worksheets.pdf_document).
+        self.c = new_canvas(
+            self.buffer, (self.width, self.height), title=self.t("doc_title"), lang=lang, created=created
+        )
 
     def t(self, key: str, **params: object) -> str:
         return text(key, self.lang, **params)
