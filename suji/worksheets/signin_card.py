@@ -171,7 +171,9 @@ def _class_card(c: Canvas, card: ClassCard, left: float, bottom: float, lang: st
     draw_text(c, left + 5 * mm, bottom + 3.5 * mm, lines[0], size)
 
 
-def class_cards_pdf(cards: Sequence[ClassCard], lang: str, paper: str = "a4") -> bytes:
+def class_cards_pdf(
+    cards: Sequence[ClassCard], lang: str, paper: str = "a4", created: datetime | None = None
+) -> bytes:
     """A class's cards, as many to a page as fit in a grid (two across and five down on A4), in `lang`."""
     width, height = PAPERS.get(paper, A4)
     across = max(1, int((width - 2 * CARD_MARGIN) // CARD_WIDTH))
@@ -179,9 +181,8 @@ def class_cards_pdf(cards: Sequence[ClassCard], lang: str, paper: str = "a4") ->
     left0 = (width - across * CARD_WIDTH) / 2
     top0 = height - (height - down * CARD_HEIGHT) / 2
     out = io.BytesIO()
-    c = Canvas(out, pagesize=(width, height), pageCompression=1)
-    c.setTitle(translate(CLASS_TEXT["title"], lang, **{"class": cards[0].class_name if cards else ""}))
-    c.setAuthor("suji")
+    title = translate(CLASS_TEXT["title"], lang, **{"class": cards[0].class_name if cards else ""})
+    c = new_canvas(out, (width, height), title=title, lang=lang, created=created)  # embedded fonts, metadata
     per_page = across * down
     for start in range(0, max(len(cards), 1), per_page):
         for i, card in enumerate(cards[start : start + per_page]):

@@ -23,7 +23,7 @@ from suji.worksheets.dice_nets import dice_nets_pdf  # noqa: E402
 from suji.worksheets.pdf import worksheet_pdf  # noqa: E402
 from suji.worksheets.pdf_document import creation_time, pdf_date  # noqa: E402
 from suji.worksheets.sheet import Settings, build_worksheet  # noqa: E402
-from suji.worksheets.signin_card import signin_card_pdf  # noqa: E402
+from suji.worksheets.signin_card import ClassCard, class_cards_pdf, signin_card_pdf  # noqa: E402
 
 FONT_FILES = [pdf_fonts.JAPANESE_FONT_FILES[0], *(paths[0] for paths in pdf_fonts.LATIN_FONT_FILES)]
 needs_fonts = pytest.mark.skipif(
@@ -37,7 +37,7 @@ WHEN = datetime(2026, 4, 8, 9, 30, 15, tzinfo=UTC)
 
 
 def every_pdf(created: datetime | None = WHEN) -> dict[str, bytes]:
-    """One PDF of each kind the app makes, in both languages: sheets with keys and working, nets, a card."""
+    """One PDF of each kind the app makes, in both languages: sheets with keys and working, nets, cards."""
     made = {}
     for lang in ("ja", "en"):
         sheet = build_worksheet(
@@ -48,6 +48,9 @@ def every_pdf(created: datetime | None = WHEN) -> dict[str, bytes]:
         made[f"signin-card-{lang}"] = signin_card_pdf(
             "KM47-TQXA", "https://suji.example/practice/signin#KM47TQXA", lang, created=created
         )
+        cards = [ClassCard("4年2組", name, n, "KM47-TQXA", "https://suji.example/signin#KM47TQXA")
+                 for n, name in ((1, "さとう はな"), (None, "Ken −7"))]  # fmt: skip
+        made[f"class-cards-{lang}"] = class_cards_pdf(cards, lang, created=created)
     made["worksheet-letter-no-key"] = worksheet_pdf(
         build_worksheet(Settings(count=3, level=1, seed="s", lang="en", paper="letter", key=False)), created=created
     )
