@@ -119,6 +119,9 @@ ALLOWED = {
     "suji/learner/items.py": "ties of route costs",
     "suji/cli/odds.py": "whole seconds of an estimate",
     "suji/core/decimals.py": "the helper itself",
+    "suji/web/serve.py": "whole seconds in a line of the server's log",
+    "suji/web/logs.py": "whole seconds in a line of the server's log",
+    "suji/web/classes/records.py": "seconds in a class's JSON export, not shown as decimals",
     "templates/lessons/play_gooball.html": "SVG coordinates",
     "templates/_odds_status.html": "whole minutes left, rounded up",
 }
