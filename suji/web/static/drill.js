@@ -230,14 +230,15 @@
   if (hintButton && root.dataset.hintUrl) {
     hintButton.hidden = false;
     hintButton.addEventListener("click", function () {
+      hintButton.disabled = true; // one hint at a time: a quick second tap would ask for the same one again
       postJSON(root.dataset.hintUrl, { step: hintStep, roll: root.dataset.roll }).then(function (data) {
-        if (data.error) { trackAnswer.textContent = data.error.message; return; }
+        if (data.error) { trackAnswer.textContent = data.error.message; hintButton.disabled = false; return; }
         var item = document.createElement("li");
         item.textContent = data.hint;
         hintList.appendChild(item);
         hintStep += 1;
-        if (!data.more) hintButton.disabled = true;
-      });
+        hintButton.disabled = !data.more;
+      }).catch(function () { hintButton.disabled = false; });
     });
   }
   if (trackButton && root.dataset.trackUrl) {
