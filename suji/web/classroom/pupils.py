@@ -45,15 +45,35 @@ from suji.web.models import token_hash, utcnow
 
 JOIN_FAILURES = 20  # wrong codes per client and window; a whole class behind one address mistypes fewer
 WELCOME_BACK = lazy_gettext("Welcome back, %(name)s! You continue where you left off.")
+ALREADY_IN = lazy_gettext(
+    "You are already in this class as %(name)s, so you continue with that name. To change it, ask your teacher."
+)
+MY_CLASSES_SHOWN = 3
 
 
 # ---- joining ----
 
 
+def my_classes() -> list[tuple[ClassSession, ClassStudent]]:
+    """The classes this browser is a pupil of that have not ended, newest first (a few): /join offers them."""
+    token = student_token()
+    if token is None:
+        return []
+    rows = db.session.execute(
+        select(ClassSession, ClassStudent).join(ClassStudent, ClassStudent.session_id == ClassSession.id)
+        .where(ClassStudent.token_hash == token_hash(token)).order_by(ClassStudent.joined_at.desc()).limit(10)
+    ).all()  # fmt: skip
+    return [(cls, me) for cls, me in rows if store.phase(cls) != ENDED][:MY_CLASSES_SHOWN]
+
+
+def _join_page(code: str, name: str, error: str | None) -> str:
+    return render_template("classroom/join.html", code=code, name=name, error=error, mine=my_classes())
+
+
 @bp.get("/join")
 def join() -> str:
-    """The pupil's form: the code from the board and a nickname."""
-    return render_template("classroom/join.html", code="", name="", error=None)
+    """The pupil's form: the code from the board and a nickname; above it, the classes this browser is in."""
+    return _join_page("", "", None)
 
 
 @bp.get("/join/<code>")
@@ -63,7 +83,7 @@ def join_code(code: str) -> str | Response:
     if cls is not None and student(cls) is not None:
         return redirect(url_for("classroom.play", code=cls.code), code=303)
     shown = cls.code if cls is not None else str(code)[: core.CODE_LENGTH + 4]
-    return render_template("classroom/join.html", code=shown, name="", error=None)
+    return _join_page(shown, "", None)
 
 
 @bp.post("/join")
@@ -73,10 +93,7 @@ def join_post() -> str | Response | tuple[str, int]:
     name_text = str(request.form.get("nickname", ""))[:100]
 
     def refuse(error: ClassError, status: int = 400) -> tuple[str, int]:
-        page = render_template(
-            "classroom/join.html", code=code_text, name=name_text, error=error.message(lang())
-        )
-        return page, status
+        return _join_page(code_text, name_text, error.message(lang())), status
 
     client = store.client_key(request.remote_addr)
     if store.join_failures(client) >= int(current_app.config.get("SUJI_CLASS_JOIN_LIMIT", JOIN_FAILURES)):
@@ -90,8 +107,10 @@ def join_post() -> str | Response | tuple[str, int]:
         store.count_join_failure(client)
         return refuse(ClassError("unknown_code", given=code), 404)
     me = student(cls)
-    if me is not None:  # the same browser again: carry on, whatever name was typed
-        flash(gettext(str(WELCOME_BACK), name=me.nickname), "info")
+    if me is not None:  # the same browser again: carry on, and say so when another name was typed
+        typed = name_text.strip()
+        other = bool(typed) and core.name_key(typed) != me.name_key
+        flash(gettext(str(ALREADY_IN if other else WELCOME_BACK), name=me.nickname), "info")
         return redirect(url_for("classroom.play", code=cls.code), code=303)
     if store.phase(cls) == ENDED:
         return refuse(ClassError("ended"))
