@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import SHOTS, require_chromium, served_app, shot
+from browser_support import SHOTS, require_chromium, served_app
 
 pytestmark = pytest.mark.browser
 
@@ -225,7 +225,7 @@ def test_without_javascript_nothing_dead_shows_and_the_first_puzzle_checks(serve
     page.locator("#check").click()
     expect(page.locator("#first-result")).to_contain_text("92+33 = 125")
     expect(page.locator("#formula")).to_have_value("92+33")
-    shot(page, f"issue26-first-nojs-360-{locale[:2]}")
+    screen_shot(page, f"issue26-first-nojs-360-{locale[:2]}")
     page.fill("#formula", "92+31")
     page.locator("#check").click()
     expect(page.locator("#first-result")).to_contain_text("123")

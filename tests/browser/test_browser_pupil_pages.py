@@ -12,6 +12,7 @@ from datetime import date, datetime
 
 import pytest
 from browser_support import SHOTS, require_chromium, served_app
+from browser_support import shot as full_shot
 
 pytestmark = pytest.mark.browser
 
@@ -57,14 +58,10 @@ def open_page(browser, width: int, locale: str, timezone: str | None = None):
 
 
 def shot(page, name: str) -> None:
-    """The whole page, with the formula bar laid back in its place (a full-page shot would draw it where the
-    screen's foot was), and what the screen shows as NAME-screen."""
+    """The whole page (the bar laid in its place) and, as NAME-screen, what the screen shows."""
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
-    bars = "document.querySelectorAll('.formula-bar').forEach(b => { b.style.position = '%s'; })"
-    page.evaluate(bars % "static")
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    page.evaluate(bars % "")
+    full_shot(page, name)
 
 
 def tag(width: int, locale: str) -> str:
