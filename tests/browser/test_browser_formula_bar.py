@@ -331,6 +331,36 @@ def test_an_eight_die_formula_takes_at_most_30_key_presses(server, browser, loca
     assert errors == []
 
 
+def test_the_first_puzzle_by_keyboard(server, browser):
+    """OK by keyboard goes on to the dice (the focus is not left on the hidden step); Check focuses the verdict."""
+    expect = sync_api.expect
+    page, errors = open_page(browser, PHONE, "en-US")
+    page.goto(f"{server}/first/")
+    page.locator("#guide [data-next]").focus()
+    page.keyboard.press("Enter")
+    assert focused_die(page) == "n0"  # the 6
+    page.keyboard.press("Enter")
+    expect(page.locator("#six-nine")).to_be_visible()
+    page.keyboard.press("Tab")  # from "6" to "9"
+    page.keyboard.press("Enter")
+    assert focused_die(page) == "n1"  # on to the 2
+    page.keyboard.press("Enter")  # 2; the focus goes on to the first 3
+    page.keyboard.press("ArrowDown")  # the × under it
+    page.keyboard.press("ArrowRight")  # the + beside it
+    assert focused_die(page) == "o3"
+    page.keyboard.press("Enter")  # the focus goes round the row to the first free operator, the + at its start
+    page.keyboard.press("ArrowUp")  # the nearest free number die: the first 3
+    assert focused_die(page) == "n2"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # the second 3
+    expect(page.locator("#formula")).to_have_value("92+33")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#first-result")).to_be_focused()
+    expect(page.locator("#first-result")).to_contain_text("92+33 = 125")
+    assert errors == []
+
+
 def test_arrows_backspace_and_the_tab_order_of_the_dice(server, browser):
     expect = sync_api.expect
     page, _ = open_page(browser, LAPTOP, "en-US")

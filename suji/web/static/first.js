@@ -51,7 +51,12 @@
     }
   }
 
-  guide.querySelector("[data-next]").addEventListener("click", function () { show(1); });
+  guide.querySelector("[data-next]").addEventListener("click", function (event) {
+    show(1);
+    // From the keyboard (a click without a pointer) the focus would be left on the hidden step: on to the dice.
+    var firstDie = root.querySelector('button.die[tabindex="0"]');
+    if (event.detail === 0 && firstDie) firstDie.focus();
+  });
   // drill.js writes the value after every change, typed or tapped: follow the formula from there.
   new MutationObserver(follow).observe(output, { childList: true, characterData: true, subtree: true });
 
