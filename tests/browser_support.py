@@ -55,10 +55,17 @@ def chromium(sync_api) -> Iterator[object]:  # noqa: ANN001
             browser.close()
 
 
+# A full-page shot draws a bar held at the foot of the screen (position: sticky) where the screen's foot was, over
+# what lies there: for the shot the formula bar is laid back in its place, then held again.
+_BARS = "document.querySelectorAll('.formula-bar').forEach(b => { b.style.position = '%s'; })"
+
+
 def shot(page, name: str) -> None:  # noqa: ANN001
     """Save a full-page screenshot as tests/screenshots/NAME.png."""
     SHOTS.mkdir(exist_ok=True)
+    page.evaluate(_BARS % "static")
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.evaluate(_BARS % "")
 
 
 @contextmanager

@@ -20,7 +20,7 @@ from suji.solver.hints import hints as solver_hints
 from suji.solver.hints import on_track
 from suji.solver.search import needs_enumeration, solve_at_level
 from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
-from suji.web.drill_rolls import drill_level_roll
+from suji.web.drill_rolls import drill_level_roll, note_hint, roll_of_token
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.slots import client_key
@@ -222,6 +222,9 @@ def drill_hint() -> Response:
     step = req.data.get("step", 0)
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(hints):
         raise req.error("not_step", limit=len(hints) - 1)
+    named = roll_of_token(req.data.get("roll"))
+    if named is not None:  # it is (the roll was read from it): the drill's result says how many were shown
+        note_hint(*named, step)
     return jsonify({"hint": hints[step].message(req.lang), "step": step, "more": step + 1 < len(hints)})
 
 

@@ -14,9 +14,11 @@ from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response
 
 from suji.rules.dice import Roll
-from suji.rules.scoring import check, pretty_value
+from suji.rules.formula import format_faces
+from suji.rules.scoring import CheckResult, check, pretty_value
 from suji.rules.working import checked_working
-from suji.solver.search import best_answer, solve_at_level
+from suji.solver.hints import hints as solver_hints
+from suji.solver.search import LEVEL_OPERATORS, Solution, best_answer, solve_at_level
 from suji.web import drill_rolls
 from suji.web.drill_rolls import LEVELS, roll_of_token, roll_token
 
@@ -70,6 +72,12 @@ def _page_lang() -> str:
     return select_locale()
 
 
+def printed_formula(formula: str, roll: Roll) -> dict:
+    """A formula checked against a roll as a result shows it: {"formula": in print, "value": printed or None}."""
+    result = check(formula, roll)
+    return {"formula": printed(result), "value": pretty_value(result)}
+
+
 def formula_working(formula: str, roll: Roll) -> dict | None:
     """The working of a formula checked against a roll (None when it is not a valid formula), for a page."""
     return checked_working(check(formula, roll), _page_lang(), roll)
@@ -77,7 +85,11 @@ def formula_working(formula: str, roll: Roll) -> dict | None:
 
 @bp.app_context_processor
 def _template_helpers() -> dict:
-    return {"operator_name": lambda face: OPERATOR_NAMES.get(face, face), "formula_working": formula_working}
+    return {
+        "operator_name": lambda face: OPERATOR_NAMES.get(face, face), "formula_working": formula_working,
+        "printed_formula": printed_formula,
+        "level_operators": LEVEL_OPERATORS,  # a drill's bonus dice: the operator dice its level does not need
+    }  # fmt: skip
 
 
 def _level_or_404(level: int) -> int:
@@ -99,11 +111,25 @@ def play(level: int) -> str:
     state = current_state(level) or _start(level)
     roll = drill_rolls.roll_at(level, state["seed"])
     solution = solve_at_level(roll, level)
+    # The hints this roll's page already showed stay shown (a reload does not hide them).
+    shown = solver_hints(roll, solution)[: drill_rolls.hints_shown(level, state["seed"])]
     return render_template(
         "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
         makeable=len(solution.best), best_score=solution.top.score if solution.top else 0,
         token=roll_token(level, state["seed"]), formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD],
+        hints=[hint.message(_page_lang()) for hint in shown], hint_count=len(solver_hints(roll, solution)),
     )  # fmt: skip
+
+
+def whole_answer_shown(roll: Roll, solution: Solution, shown: int) -> bool:
+    """Whether the hints shown for a roll went as far as the last one, the whole best formula."""
+    hints = solver_hints(roll, solution)
+    return shown >= len(hints) and hints[-1].kind == "formula"
+
+
+def printed(result: CheckResult) -> str:
+    """A checked formula as the dice print it (21^2+4+1 typed → 21²+4+1); as typed when it does not read."""
+    return format_faces([die.face for die in result.dice]) if result.valid else result.formula
 
 
 @bp.post("/<int:level>/new")
@@ -140,12 +166,16 @@ def check_formula(level: int) -> Response:
     made = result.valid and result.target is not None
     # The streak follows the current roll of this level only, once; an older roll's page is checked all
     # the same, but it cannot add to the streak again.
+    # A target made with the whole answer from the last hint is not the pupil's own: it keeps the streak as it
+    # was (no miss either), and the result page says why.
+    hints = drill_rolls.hints_shown(level, seed)
+    copied = made and whole_answer_shown(roll, solve_at_level(roll, level), hints)
     state = current_state(level) or {"seed": None, "streak": 0, "done": False}
     if state["seed"] == seed and not state.get("done"):
-        state["streak"] = state.get("streak", 0) + 1 if made else 0
+        state["streak"] = state.get("streak", 0) + (0 if copied else 1) if made else 0
         state["done"] = made
         _save(level, state)
-    session[RESULT_KEY] = {"level": level, "seed": seed, "formula": formula}
+    session[RESULT_KEY] = {"level": level, "seed": seed, "formula": formula, "hints": hints}
     return redirect(url_for("drill.result", level=level), code=303)
 
 
@@ -167,8 +197,10 @@ def result(level: int) -> str | Response:
     result = check(formula, roll)
     made = result.valid and result.target is not None
     state = current_state(level) or {"seed": None, "streak": 0, "done": False}
+    hints = last.get("hints") if isinstance(last.get("hints"), int) and not isinstance(last.get("hints"), bool) else 0
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
-        formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
-        steps=checked_working(result, _page_lang(), roll),
+        formula=formula, printed=printed(result), made=made, value=pretty_value(result), best=best_answer(roll, level),
+        steps=checked_working(result, _page_lang(), roll), hints=hints,
+        copied=made and whole_answer_shown(roll, solve_at_level(roll, level), hints),
     )  # fmt: skip

@@ -9,9 +9,13 @@ answer and the guide explains why the score is 4 → "done" is remembered in a c
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from suji.rules.dice import Roll
+from suji.rules.formula import format_faces
+from suji.rules.scoring import check, pretty_value
+from suji.web.i18n import select_locale
 
 bp = Blueprint("first", __name__, url_prefix="/first")
 
@@ -32,10 +36,28 @@ def _helpers() -> dict:
     return {"first_puzzle_done": first_puzzle_done}
 
 
+MAX_FORMULA = 200
+
+
+def verdict(formula: str) -> tuple[str, bool]:
+    """What checking `formula` says on the page (in print: 92+33 = 125), and whether it made a target."""
+    if not formula.strip():
+        return "", False
+    result = check(formula, ROLL)
+    if not result.valid:
+        return result.error.message(select_locale()) if result.error else "", False
+    printed = format_faces([d.face for d in result.dice])
+    if result.target is None:
+        return "✗ " + printed + " = " + gettext("%(value)s is not a target.", value=pretty_value(result)), False
+    return f"✓ {printed} = {result.target}", True
+
+
 @bp.get("/")
 def index() -> str:
-    """The guided first puzzle."""
-    return render_template("first.html", roll=ROLL)
+    """The guided first puzzle; with ?formula= (its form sent without JavaScript) the formula checked too."""
+    formula = request.args.get("formula", "")[:MAX_FORMULA]
+    text, made = verdict(formula)
+    return render_template("first.html", roll=ROLL, formula=formula, verdict=text, made=made)
 
 
 @bp.post("/done")

@@ -183,9 +183,11 @@ def test_names_in_a_class_are_unique_and_a_second_device_is_refused(app, client)
     for name, text in (("", "1 to 20 characters"), ("<script>", "may use only letters")):
         response = bad.post("/join", data={"code": code, "nickname": name}, headers={"Accept-Language": "en"})
         assert response.status_code == 400 and text in response.get_data(as_text=True)
-    # The same browser again: it carries on as Ken, whatever name it types.
+    # The same browser again: it carries on as Ken, and is told so when it typed another name (issue 26).
     again = first.post("/join", data={"code": code, "nickname": "Someone"})
     assert again.location.endswith(f"/class/s/{code}")
+    assert "You are already in this class as Ken" in " ".join(flashes(page(first, code)))
+    first.post("/join", data={"code": code, "nickname": "ken"})
     assert "Welcome back, Ken!" in " ".join(flashes(page(first, code)))
     assert first.get(f"/join/{code.lower()}").status_code == 303
     with app.app_context():

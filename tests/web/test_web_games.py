@@ -587,9 +587,10 @@ def test_a_game_result_shows_how_the_value_was_worked_out(app, client):
     html = page(client, f"/games/{game_id}")
     digits = [str(d) for d in hand.number_dice[:2]]
     formula = f"{digits[0]}{digits[1]}"  # a two-dice number: valid, and worked out in one step
-    html = post(
-        client, f"/games/{game_id}/answer", {**fields(html, f"/games/{game_id}/answer"), "formula": formula}
-    )
+    html = post(  # "sure": answered anyway when the value is none of the targets (the page asks first)
+        client, f"/games/{game_id}/answer",
+        {**fields(html, f"/games/{game_id}/answer"), "formula": formula, "sure": formula},
+    )  # fmt: skip
     stored = hand_of(app, game_id)
     assert 'id="working"' in html and "How is it worked out?" in html
     assert ('<details id="working" open>' in html) == (stored.target is None)
@@ -707,3 +708,12 @@ def test_history_dates_follow_the_daily_puzzles_calendar(app):
         # 20:00 UTC on 30 November is already 1 December in Japan, the daily puzzle's time zone.
         assert web_games.local_day(datetime(2026, 11, 30, 20, 0)) == "2026-12-01"
         assert web_games.local_day(datetime(2026, 11, 30, 10, 0)) == "2026-11-30"
+
+
+def test_recent_games_are_dated_in_words_not_iso(app, client):
+    """Issue 26: a pupil reads 3 Dec (12月3日), never 2026-12-03."""
+    start_solo(client)
+    for lang, pattern in (("en", r"\d{1,2} [A-Z][a-z]{2}"), ("ja", r"\d{1,2}月\d{1,2}日")):
+        html = page(client, "/games/", lang)
+        recent = re.search(r'<ul class="recent-games" id="recent-games">(.*?)</ul>', html, re.S).group(1)
+        assert re.search(pattern, recent) and not re.search(r"\d{4}-\d{2}-\d{2}", recent)

@@ -85,8 +85,10 @@ def test_thirty_students_asking_at_once_are_all_answered(table_app):
 
 def test_pages_say_how_far_the_table_has_got(app, client, table_path, tmp_path):
     app.config["ODDS_PATH"] = str(tmp_path / "none.suji")
-    page = client.get("/games/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    page = client.get("/lessons/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert 'data-state="missing"' in page and "There is no table of exact odds yet" in page
+    # The games' pages are a pupil's: no word of an odds table (issue 26).
+    assert "odds" not in client.get("/games/", headers={"Accept-Language": "en"}).get_data(as_text=True).lower()
     odds_build.write_part(odds_build.parts_dir(tmp_path / "none.suji"), 3, b"x")
     from suji.web import _odds_seen
 

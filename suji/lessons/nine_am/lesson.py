@@ -246,7 +246,7 @@ def steps() -> list[Step]:
             ),
             expected_change(GOOD),
             N_(
-                "The expected value (期待値) is the average over many tries: "
+                "The expected value is the average over many tries: "
                 "(1+2+3+4+5+6)/6 = 21/6 = 7/2 = 3.5 points."
             ),
             hint=N_("Hint: add up the six faces of a die, then share the total equally among the six faces."),

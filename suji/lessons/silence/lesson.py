@@ -146,7 +146,7 @@ def steps() -> list[Step]:
             ),
             expected_risk(c.minus, c.risk),
             N_(
-                "The expected value (期待値) is the average over many tries. You fail with probability "
+                "The expected value is the average over many tries. You fail with probability "
                 "5/8 and then "
                 "get 22, so on average 22 × 5/8 = 55/4 = 13.75 minus points. That is more than 11: take the "
                 "points."

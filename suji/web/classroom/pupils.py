@@ -49,15 +49,36 @@ from suji.web.jsonbody import json_body
 from suji.web.models import token_hash, utcnow
 
 WELCOME_BACK = lazy_gettext("Welcome back, %(name)s! You continue where you left off.")
+ALREADY_IN = lazy_gettext(
+    "You are already in this class as %(name)s, so you continue with that name. To change it, ask your teacher."
+)
+MY_CLASSES_SHOWN = 3
 
 
 # ---- joining ----
 
 
+def my_classes() -> list[tuple[ClassSession, ClassStudent]]:
+    """The classes this browser is a pupil of that have not ended, newest first (a few): /join offers them."""
+    token = student_token()
+    if token is None:
+        return []
+    rows = db.session.execute(
+        select(ClassSession, ClassStudent).join(ClassStudent, ClassStudent.session_id == ClassSession.id)
+        .where(ClassStudent.token_hash == token_hash(token)).order_by(ClassStudent.joined_at.desc()).limit(10)
+    ).all()  # fmt: skip
+    return [(cls, me) for cls, me in rows if store.phase(cls) != ENDED][:MY_CLASSES_SHOWN]
+
+
+def _join_page(code: str, name: str, error: str | None, **roster: object) -> str:
+    """The join form (with the classes this browser is in above it, and a class's roster join when `roster`)."""
+    return render_template("classroom/join.html", code=code, name=name, error=error, mine=my_classes(), **roster)
+
+
 @bp.get("/join")
 def join() -> str:
-    """The pupil's form: the code from the board and a nickname."""
-    return render_template("classroom/join.html", code="", name="", error=None)
+    """The pupil's form: the code from the board and a nickname; above it, the classes this browser is in."""
+    return _join_page("", "", None)
 
 
 @bp.get("/join/<code>")
@@ -72,12 +93,11 @@ def join_code(code: str) -> str | Response | tuple[str, int]:
         return redirect(url_for("classroom.play", code=cls.code), code=303)
     shown = shown_code(code)
     if store.join_refused():
-        return render_template("classroom/join.html", code=shown, name="",
-                               error=too_many_tries().message(lang())), 429  # fmt: skip
+        return _join_page(shown, "", too_many_tries().message(lang())), 429
     roster = _roster_join(cls)
     if not roster:  # a pupil of the session's class signed in here is not guessing codes
         store.count_join_failure(shown)
-    return render_template("classroom/join.html", code=shown, name="", error=None, **roster)
+    return _join_page(shown, "", None, **roster)
 
 
 def _roster_join(cls: ClassSession | None, typed: bool = False) -> dict:
@@ -130,11 +150,7 @@ def join_post() -> str | Response | tuple[str, int]:
     name_text = str(request.form.get("nickname", ""))[:100]
 
     def refuse(error: ClassError, status: int = 400, cls: ClassSession | None = None) -> tuple[str, int]:
-        page = render_template(
-            "classroom/join.html", code=code_text, name=name_text, error=error.message(lang()),
-            **_roster_join(cls, typed=True),
-        )
-        return page, status
+        return _join_page(code_text, name_text, error.message(lang()), **_roster_join(cls, typed=True)), status
 
     if store.join_refused():
         return refuse(too_many_tries(), 429)
@@ -147,8 +163,10 @@ def join_post() -> str | Response | tuple[str, int]:
         store.count_join_failure(code)
         return refuse(ClassError("unknown_code", given=code), 404)
     me = student(cls)
-    if me is not None:  # the same browser again: carry on, whatever name was typed
-        flash(gettext(str(WELCOME_BACK), name=me.nickname), "info")
+    if me is not None:  # the same browser again: carry on, and say so when another name was typed
+        typed = name_text.strip()
+        other = bool(typed) and core.name_key(typed) != me.name_key
+        flash(gettext(str(ALREADY_IN if other else WELCOME_BACK), name=me.nickname), "info")
         return redirect(url_for("classroom.play", code=cls.code), code=303)
     if store.phase(cls) == ENDED:
         return refuse(ClassError("ended"))

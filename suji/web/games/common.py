@@ -149,6 +149,23 @@ def local_day(moment: datetime) -> str:
     return aware.astimezone(daily_zone()).date().isoformat()
 
 
+def local_day_words(moment: datetime) -> str:
+    """The calendar day of a stored moment as a page says it (12月2日 / 2 Dec), never ISO."""
+    from suji.core.dates import date_text
+
+    return date_text(date.fromisoformat(local_day(moment)), lang())
+
+
+def zone_words() -> str:
+    """The daily puzzle's time zone as words (日本時間 / Japan Time), for a reader whose own day is another."""
+    from babel.dates import get_timezone_location
+
+    zone = daily_zone()
+    if zone.key in ("UTC", "Etc/UTC"):
+        return "UTC"
+    return get_timezone_location(zone, locale="ja" if lang() == "ja" else "en_GB")
+
+
 @bp.context_processor
 def _die_names() -> dict:
-    return {"die_name": die_label, "local_day": local_day}
+    return {"die_name": die_label, "local_day": local_day, "local_day_words": local_day_words, "zone_words": zone_words}

@@ -24,7 +24,7 @@ from suji.play.leaderboard import Place, places
 from suji.web.extensions import db
 from suji.web.games import common
 from suji.web.games.common import MAX_FORMULA, STALE, bp, chosen_dice, current_player, face_choices, fail
-from suji.web.games.moves import change_hand, changed_dice, value_of
+from suji.web.games.moves import answer_move, change_hand, changed_dice, sure_of, unsure_value, value_of
 from suji.web.models import DailyEntry, Player
 
 LEADERBOARD_SIZE = 50
@@ -66,11 +66,12 @@ def daily() -> str:
         .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
     )
     class_board = next((b for b in (hook(day, player, entry) for hook in CLASS_BOARDS) if b is not None), None)
+    formula = request.args.get("formula", "")[:MAX_FORMULA]
     return render_template(
         "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll, class_board=class_board,
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
         next_at=common.next_puzzle_at(day), changed=changed_dice(),
-        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=face_choices(),
+        formula=formula, unsure=unsure_value(hand, formula), faces=face_choices(),
     )  # fmt: skip
 
 
@@ -102,7 +103,7 @@ def _daily_action(action, chosen: list[str] | None = None) -> Response:  # type:
     if entry.status != games.OPEN:
         return fail(ALREADY_DAILY, page)
     return change_hand(
-        entry, lambda hand: action(hand, day), page, lambda formula: url_for("games.daily", formula=formula),
+        entry, lambda hand: action(hand, day), page, lambda formula, **more: url_for("games.daily", formula=formula, **more),
         still_fresh=lambda: True, stale=lambda: ALREADY_DAILY if entry.status != games.OPEN else STALE,
         chosen=chosen,
     )  # fmt: skip
@@ -126,7 +127,8 @@ def daily_set() -> Response:
 def daily_answer() -> Response:
     """Answer the daily puzzle (once a day)."""
     formula = common.formula_field()
-    return _daily_action(lambda hand, day: games.answer(hand, formula)[0])
+    move = answer_move(formula, sure_of(formula))
+    return _daily_action(lambda hand, day: move(hand))
 
 
 @bp.post("/daily/giveup")

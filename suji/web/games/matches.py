@@ -40,7 +40,15 @@ from suji.web.games.common import (
     lang,
     rng,
 )
-from suji.web.games.moves import change_hand, changed_dice, makeable, value_of
+from suji.web.games.moves import (
+    answer_move,
+    change_hand,
+    changed_dice,
+    makeable,
+    sure_of,
+    unsure_value,
+    value_of,
+)
 from suji.web.models import Answer, Game, Round, Seat
 from suji.web.slots import client_key
 
@@ -148,11 +156,12 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
     seat_names = [s.name for s in game.seats]
     table = game.score_table()
     nxt = game.match().next_turn()
+    formula = request.args.get("formula", "")[:MAX_FORMULA]
     return render_template(
         "games/play.html", game=game, answer=answer, hand=hand, roll=hand.roll, seat_names=seat_names,
         table=table, running_total=sum(table.totals),
         next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
-        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=face_choices(),
+        formula=formula, unsure=unsure_value(hand, formula), faces=face_choices(),
         is_last=nxt is None, changed=changed_dice(),
         makeable=makeable(hand) if hand.is_open else True,
     )  # fmt: skip
@@ -180,7 +189,7 @@ def _game_action(
             game.store_match(game.match().answered(hand))
 
     return change_hand(
-        answer, action, page, lambda formula: url_for("games.play", game_id=game.id, formula=formula),
+        answer, action, page, lambda formula, **more: url_for("games.play", game_id=game.id, formula=formula, **more),
         still_fresh=lambda: not game.finished, stale=lambda: STALE, after=after, chosen=chosen,
     )  # fmt: skip
 
@@ -203,7 +212,7 @@ def set_face(game_id: int) -> Response | tuple[str, int]:
 def answer(game_id: int) -> Response | tuple[str, int]:
     """Answer the target with a formula."""
     formula = formula_field()
-    return _game_action(game_id, lambda hand: games.answer(hand, formula)[0])
+    return _game_action(game_id, answer_move(formula, sure_of(formula)))
 
 
 @bp.post("/<int:game_id>/giveup")

@@ -18,7 +18,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.play import games
 from suji.play.games import GameError, Hand
+from suji.rules.scoring import check, pretty_value
 from suji.web.extensions import db
 from suji.web.games.common import MAX_FORMULA, STALE, die_label, fail, formula_field, lang
 from suji.web.jsonbody import json_body
@@ -34,7 +36,7 @@ def change_hand(
     row: Answer | DailyEntry,
     action: Callable[[Hand], Hand],
     page: str,
-    page_with_formula: Callable[[str], str],
+    page_with_formula: Callable[..., str],
     still_fresh: Callable[[], bool],
     stale: Callable[[], object],
     after: Callable[[Hand], None] | None = None,
@@ -53,6 +55,8 @@ def change_hand(
     db.session.commit()  # let other requests write while the move runs; the version is checked again below
     try:
         hand = action(hand)
+    except NotATarget:  # asked once on the page, which keeps the formula: answer anyway, or change it
+        return redirect(page_with_formula(formula_field(), unsure=1), code=303)
     except GameError as error:
         if error.code == "invalid_formula":  # handed back to be fixed, with the formula still in its box
             page = page_with_formula(formula_field())
@@ -71,6 +75,42 @@ def change_hand(
     if chosen is not None:
         _announce(dice_changes(before, hand, chosen))
     return redirect(page, code=303)
+
+
+class NotATarget(Exception):
+    """An answer whose value is none of the targets, sent before the player said to answer with it anyway."""
+
+
+def answer_move(formula: str, sure: bool) -> Callable[[Hand], Hand]:
+    """The move of answering with `formula`. A hand takes one answer, so one whose value is none of the targets
+    (it would score 0) is only taken once the player is `sure`; until then it raises NotATarget."""
+
+    def move(hand: Hand) -> Hand:
+        if not sure:
+            result = check(formula, hand.roll, hand.rerolled, hand.set_faces)
+            if result.valid and result.target is None:
+                raise NotATarget
+        return games.answer(hand, formula)[0]
+
+    return move
+
+
+def sure_of(formula: str) -> bool:
+    """Whether the form said "answer anyway" for this very formula (the button names the formula it was for)."""
+    from flask import request
+
+    return request.form.get("sure") == formula
+
+
+def unsure_value(hand: Hand, formula: str) -> str | None:
+    """The value to ask about on a page the answer was sent back to (?unsure=1): printed, or None when the
+    formula (changed since, or a made-up address) reads as no such answer."""
+    from flask import request
+
+    if not request.args.get("unsure") or not hand.is_open or not formula:
+        return None
+    result = check(formula, hand.roll, hand.rerolled, hand.set_faces)
+    return pretty_value(result) if result.valid and result.target is None else None
 
 
 def dice_changes(before: Hand, after: Hand, chosen: Collection[str]) -> Changes:

@@ -16,6 +16,7 @@
   // The formula as tokens: {text: what it adds to the input, face: the die face it stands for, die: button|null}.
   var tokens = [];
   var pendingDie = null;
+  var pendingFromKeyboard = false;
 
   // The dice a typed formula uses come from the server with its value (the "dice" of /api/value: which die
   // each piece of the text stands for, read as the checker reads it): this page never reads a formula itself.
@@ -26,45 +27,120 @@
     return null;
   }
 
+  // Used dice are greyed and leave the tab order: the dice are one stop for Tab (the die that last had the focus,
+  // else the first one free) and the arrow keys move among the free ones (see moveFocus).
+  var current = null;
+  function isFree(d) { return !d.classList.contains("used"); }
   function greyUsed() {
     dice.forEach(function (d) {
       var used = tokens.some(function (t) { return t.die === d; });
       d.classList.toggle("used", used);
       d.setAttribute("aria-disabled", used ? "true" : "false");
     });
+    var free = dice.filter(isFree);
+    if (!current || !isFree(current)) current = free[0] || null;
+    dice.forEach(function (d) { d.tabIndex = d === current ? 0 : -1; });
+  }
+
+  function rowOf(d) { return dice.filter(function (o) { return o.dataset.kind === d.dataset.kind; }); }
+  function centre(d) { var r = d.getBoundingClientRect(); return r.left + r.width / 2; }
+  function focusDie(d) {
+    if (!d) return;
+    current = d;
+    dice.forEach(function (o) { o.tabIndex = o === d ? 0 : -1; });
+    d.focus();
+  }
+  // Left/Right: the free die before or after in the same row (round the row's end); Up/Down: the free die of the
+  // other row nearest below or above; Home/End: the row's first and last free die.
+  function moveFocus(from, key) {
+    var row = rowOf(from).filter(function (d) { return isFree(d) || d === from; });
+    var at = row.indexOf(from);
+    if (key === "ArrowRight" || key === "ArrowLeft") {
+      var step = key === "ArrowRight" ? 1 : -1;
+      for (var i = 1; i < row.length; i++) {
+        var d = row[(at + step * i + row.length * i) % row.length];
+        if (isFree(d)) return d;
+      }
+      return null;
+    }
+    if (key === "Home" || key === "End") {
+      var ends = row.filter(isFree);
+      return key === "Home" ? ends[0] : ends[ends.length - 1];
+    }
+    var other = dice.filter(function (d) { return d.dataset.kind !== from.dataset.kind && isFree(d); });
+    var x = centre(from);
+    other.sort(function (a, b) { return Math.abs(centre(a) - x) - Math.abs(centre(b) - x); });
+    return other[0] || null;
+  }
+  // After a die is used from the keyboard the focus goes on to the next free die of its row (else the other row):
+  // a formula's numbers are often several dice in a row.
+  function nextAfterUse(die) {
+    var row = rowOf(die);
+    var at = row.indexOf(die);
+    for (var i = 1; i < row.length; i++) {
+      var d = row[(at + i) % row.length];
+      if (isFree(d)) return d;
+    }
+    return dice.filter(isFree)[0] || null;
   }
 
   function render(fromTyping) {
     if (!fromTyping) input.value = tokens.map(function (t) { return t.text; }).join("");
+    input.dispatchEvent(new CustomEvent("formula-change")); // typed or tapped: for the page's own script
     staleTrack();
     greyUsed();
     scheduleValue();
   }
 
-  function push(die, text) {
+  // A die used from the keyboard hands the focus on (a tap leaves it: moving it would scroll the page).
+  function push(die, text, fromKeyboard) {
     tokens.push({ text: text, face: die.dataset.face, die: die });
     render(false);
+    if (fromKeyboard) focusDie(nextAfterUse(die));
   }
 
   dice.forEach(function (die) {
-    die.addEventListener("click", function () {
+    die.addEventListener("click", function (event) {
       if (die.classList.contains("used")) return;
+      var fromKeyboard = event.detail === 0; // Enter or Space on the button: a click without a pointer
       if (die.dataset.kind === "number" && die.dataset.face === "6" && dialog && dialog.showModal) {
         pendingDie = die;
+        pendingFromKeyboard = fromKeyboard;
         dialog.returnValue = "";
         dialog.showModal();
         return;
       }
-      push(die, die.dataset.face);
+      push(die, die.dataset.face, fromKeyboard);
+    });
+    die.addEventListener("keydown", function (event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (/^(Arrow(Left|Right|Up|Down)|Home|End)$/.test(event.key)) {
+        event.preventDefault();
+        focusDie(moveFocus(die, event.key));
+      } else if (event.key === "Backspace") {
+        event.preventDefault();
+        undo();
+      }
+    });
+    die.addEventListener("focus", function () {
+      if (!isFree(die)) return;
+      current = die;
+      dice.forEach(function (o) { o.tabIndex = o === die ? 0 : -1; });
     });
   });
 
   if (dialog) {
     dialog.addEventListener("close", function () {
       var choice = dialog.returnValue;
-      if (pendingDie && (choice === "6" || choice === "9")) push(pendingDie, choice);
-      if (pendingDie) pendingDie.focus();
+      if (pendingDie && (choice === "6" || choice === "9")) {
+        tokens.push({ text: choice, face: pendingDie.dataset.face, die: pendingDie });
+        render(false);
+      }
+      var die = pendingDie;
       pendingDie = null;
+      if (!die) return;
+      if ((choice === "6" || choice === "9") && pendingFromKeyboard) focusDie(nextAfterUse(die));
+      else if (choice !== "6" && choice !== "9") die.focus();
     });
   }
 
@@ -76,10 +152,13 @@
 
   undoButton.hidden = false;
   clearButton.hidden = false;
-  undoButton.addEventListener("click", function () {
-    tokens.pop();
+  // Undo gives back the last die; from the dice (Backspace) the focus goes to the die given back.
+  function undo() {
+    var last = tokens.pop();
     render(false);
-  });
+    if (last && last.die && dice.indexOf(document.activeElement) >= 0) focusDie(last.die);
+  }
+  undoButton.addEventListener("click", undo);
   // Clear leaves the focus where it is: focusing the text box would raise a phone's keyboard over the dice.
   clearButton.addEventListener("click", function () {
     tokens = [];
@@ -151,14 +230,15 @@
   if (hintButton && root.dataset.hintUrl) {
     hintButton.hidden = false;
     hintButton.addEventListener("click", function () {
+      hintButton.disabled = true; // one hint at a time: a quick second tap would ask for the same one again
       postJSON(root.dataset.hintUrl, { step: hintStep, roll: root.dataset.roll }).then(function (data) {
-        if (data.error) { trackAnswer.textContent = data.error.message; return; }
+        if (data.error) { trackAnswer.textContent = data.error.message; hintButton.disabled = false; return; }
         var item = document.createElement("li");
         item.textContent = data.hint;
         hintList.appendChild(item);
         hintStep += 1;
-        if (!data.more) hintButton.disabled = true;
-      });
+        hintButton.disabled = !data.more;
+      }).catch(function () { hintButton.disabled = false; });
     });
   }
   if (trackButton && root.dataset.trackUrl) {
@@ -173,6 +253,7 @@
     });
   }
 
+  greyUsed(); // one tab stop for the dice from the start
   // A formula carried over from "try again" or typed before the script ran.
   if (input.value) {
     tokens = [{ text: input.value, face: null, die: null }];

@@ -8,7 +8,6 @@
   if (!root || !guide) return;
   var input = document.getElementById("formula");
   var output = document.getElementById("live-value");
-  var checkButton = document.getElementById("check");
   var result = document.getElementById("first-result");
   var note = document.getElementById("guide-note");
   var csrfToken = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
@@ -52,11 +51,19 @@
     }
   }
 
-  guide.querySelector("[data-next]").addEventListener("click", function () { show(1); });
+  guide.querySelector("[data-next]").addEventListener("click", function (event) {
+    show(1);
+    // From the keyboard (a click without a pointer) the focus would be left on the hidden step: on to the dice.
+    var firstDie = root.querySelector('button.die[tabindex="0"]');
+    if (event.detail === 0 && firstDie) firstDie.focus();
+  });
   // drill.js writes the value after every change, typed or tapped: follow the formula from there.
   new MutationObserver(follow).observe(output, { childList: true, characterData: true, subtree: true });
 
-  checkButton.addEventListener("click", function () {
+  // "Check" sends the form (a GET of this page) without JavaScript; here the answer comes in place instead.
+  var form = document.getElementById("formula-form");
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
     var body = Object.assign(JSON.parse(root.dataset.dice), { formula: input.value });
     fetch(root.dataset.checkUrl, {
       method: "POST",
@@ -67,13 +74,20 @@
       if (data.valid && data.target !== null) {
         result.textContent = "✓ " + data.scored_formula + " = " + data.target;
         show(steps.length - 1);
+      } else if (data.valid) {
+        result.textContent = "✗ " + input.value + " = " + form.getAttribute("data-miss").replace("{value}", data.value);
+      } else {
+        result.textContent = data.error ? data.error.message : "";
+      }
+      // The verdict takes the focus (a keyboard or screen reader is told at once); the bar keeps it in view.
+      result.focus({ preventScroll: true });
+      if (data.valid && data.target !== null) {
         // The explanation of the score is in the guide at the top: bring it into view (a phone has scrolled).
         guide.scrollIntoView({ behavior: "smooth", block: "start" });
-      } else {
-        result.textContent = data.error ? data.error.message : "✗ " + (data.value || "");
       }
     });
   });
 
-  show(0);
+  // The page was asked with a formula that makes 125 (checked by the server): the guide is at its end.
+  show(root.dataset.made ? steps.length - 1 : 0);
 })();

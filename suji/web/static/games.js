@@ -14,6 +14,22 @@
     });
   });
 
+  // ---- the daily puzzle's day, when the reader's own date is another (it is the app's time zone's day) ----
+  var dayChip = document.getElementById("day");
+  if (dayChip && dayChip.getAttribute("data-day")) {
+    var now = new Date();
+    var mine = now.getFullYear() + "-" + String(now.getMonth() + 1).padStart(2, "0") + "-" + String(now.getDate()).padStart(2, "0");
+    if (mine !== dayChip.getAttribute("data-day")) dayChip.textContent = dayChip.getAttribute("data-other-zone");
+  }
+
+  // ---- "answer anyway" is about one formula: it goes once the formula changes ----
+  var confirmBox = document.getElementById("confirm-answer");
+  var formulaBox = document.getElementById("formula");
+  if (confirmBox && formulaBox) {
+    var sureFor = document.getElementById("answer-anyway").value;
+    formulaBox.addEventListener("formula-change", function () { confirmBox.hidden = formulaBox.value !== sureFor; });
+  }
+
   // ---- times in the reader's own time zone (the server wrote them in the puzzle's) ----
   Array.prototype.forEach.call(document.querySelectorAll("time.local-time"), function (el) {
     var when = new Date(el.getAttribute("datetime"));
@@ -27,6 +43,7 @@
   // ---- re-roll: show how many points the chosen dice cost ----
   var rerollForm = document.getElementById("reroll-form");
   var rerollButton = document.getElementById("reroll");
+  var rerollHelp = document.getElementById("reroll-help");
   if (rerollForm && rerollButton) {
     var label = rerollButton.textContent;
     var boxes = Array.prototype.slice.call(rerollForm.querySelectorAll('input[name="die"]'));
@@ -34,6 +51,7 @@
       var n = boxes.filter(function (b) { return b.checked; }).length;
       var cost = n * Number(rerollForm.getAttribute("data-cost"));  // the server's cost of one die
       rerollButton.disabled = n === 0;
+      if (rerollHelp) rerollHelp.hidden = n !== 0; // a greyed button says why
       rerollButton.textContent = n ? label + (lang === "ja" ? "（−" + cost + "点）" : " (−" + cost + ")") : label;
     };
     boxes.forEach(function (b) { b.addEventListener("change", update); });
