@@ -73,6 +73,8 @@ class ClassStudent(db.Model):  # type: ignore[name-defined]
     name_key: Mapped[str] = mapped_column(String(80), nullable=False)
     token_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     position: Mapped[int] = mapped_column(Integer, nullable=False, default=0)  # index of the current problem
+    # 出席番号 as typed on joining (optional; migration 0009); a roster pupil's comes from the roster instead
+    class_number: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # The roster pupil (suji.web.classes) of a session made for a class, signed in with their card (migration 0006)
     pupil_id: Mapped[int | None] = mapped_column(
         ForeignKey("class_pupils.id", ondelete="CASCADE"), nullable=True, index=True

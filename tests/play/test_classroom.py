@@ -216,12 +216,13 @@ def test_csv_has_a_bom_translated_headers_and_safe_names():
     assert rows[0][:4] == ["番号", "名前", "合計", "最高得点"]  # a school's class list: 番号, 名前 (issue 25)
     assert len(rows[0]) == 4 + 2 * 7 and len(rows) == 4
     assert rows[0][10] == "第1問の式"
-    assert rows[1][:11] == ["1", "Aki", "24", "34", "24", "24", "1", "0", "○", "お題の数ができた", "21²+4+1"]  # ○ for solved
+    # 番号 is the class number (出席番号) a pupil gave: none here (the grid with numbers: tests/web/test_web_classroom.py)
+    assert rows[1][:11] == ["", "Aki", "24", "34", "24", "24", "1", "0", "○", "お題の数ができた", "21²+4+1"]  # ○ for solved
     assert rows[1][11:18] == ["0", "10", "3", "1", "×", "お題の数にならなかった", ""]  # × for not solved, not いいえ
     assert rows[2][1] == "'-Ben"  # a spreadsheet must not read a name as a formula
     # not finished: no score, no verdict yet; and a formula is no spreadsheet formula either
     assert rows[2][11:18] == ["", "10", "1", "0", "", "", "'-1+2"]
-    assert rows[3] == ["3", "ちえ", "0", "34", "", "24", "", "", "", "", "", "", "10", "", "", "", "", ""]
+    assert rows[3] == ["", "ちえ", "0", "34", "", "24", "", "", "", "", "", "", "10", "", "", "", "", ""]
     assert "はい" not in data.decode("utf-8-sig") and "いいえ" not in data.decode("utf-8-sig")
     english = core.results_csv(_grid(), "en").decode("utf-8-sig")
     assert english.startswith("No.,Name,Total,Best score") and ",solved," in english

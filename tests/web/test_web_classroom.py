@@ -15,6 +15,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from suji.core.furigana import strip_ruby
 from suji.play.classroom import ClassProblem
 from suji.web.classroom import purge_expired
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassJoinFailure, ClassSession, ClassStudent
@@ -601,3 +602,23 @@ def test_the_dashboard_warns_when_pupils_could_not_reach_its_address(app, client
                        ("http://192.168.1.20:8000/", False), ("http://suji.school.example/", False)):  # fmt: skip
         with app.test_request_context("/", base_url=url):
             assert only_this_computer() is alone, url
+
+
+def test_a_class_number_beside_the_name_orders_the_grid_and_heads_the_csv(app, client):
+    session_id, code = make_class(client, lang="ja")
+    browsers = {}
+    for name, number in (("けんた", "１２"), ("Mio", ""), ("はな", "3")):  # full-width digits too; optional
+        browsers[name] = app.test_client()
+        browsers[name].set_cookie("suji_lang", "ja")
+        response = browsers[name].post("/join", data={"code": code, "nickname": name, "class_number": number})
+        assert response.status_code == 303
+    refused = app.test_client().post("/join", data={"code": code, "nickname": "Sora", "class_number": "100"})
+    assert refused.status_code == 400 and "出席番号は1～99" in strip_ruby(refused.get_data(as_text=True))
+    assert 'value="100"' in refused.get_data(as_text=True)  # what was typed is kept
+    grid = client.get(f"/class/{session_id}").get_data(as_text=True)
+    names = re.findall(r'<th scope="row" class="name">(?:<span class="class-number">(\d+)</span> )?([^<\n]+)', grid)
+    assert [(n, name.strip()) for n, name in names] == [("3", "はな"), ("12", "けんた"), ("", "Mio")]
+    rows = client.get(f"/class/{session_id}/results.csv").data.decode("utf-8-sig").splitlines()
+    assert rows[0].startswith("番号,名前") and [r.split(",")[:2] for r in rows[1:]] == [
+        ["3", "はな"], ["12", "けんた"], ["", "Mio"]
+    ]  # fmt: skip

@@ -22,7 +22,9 @@ from suji.play.classroom.clock import ENDED, EXTRA_MINUTES, PAUSED, PHASES, RUNN
 from suji.play.classroom.codes import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    MAX_CLASS_NUMBER,
     MAX_CODE_INPUT,
+    clean_class_number,
     clean_code,
     clean_name,
     name_key,
@@ -68,10 +70,10 @@ from suji.play.classroom.settings import (
 
 __all__ = [
     "CODE_ALPHABET", "CODE_LENGTH", "DEFAULT_RETENTION_DAYS", "ENDED", "EXTRA_MINUTES", "HINT_STEPS",
-    "MAX_ATTEMPTS", "MAX_CODE_INPUT", "MAX_COUNT", "MAX_TIME_LIMIT", "MESSAGES", "MIN_COUNT", "MISTAKE_NAMES",
+    "MAX_ATTEMPTS", "MAX_CLASS_NUMBER", "MAX_CODE_INPUT", "MAX_COUNT", "MAX_TIME_LIMIT", "MESSAGES", "MIN_COUNT", "MISTAKE_NAMES",
     "NOT_TARGET", "OTHER_MISTAKE", "PAUSED", "PHASES", "RUNNING", "SKIPPED", "TEXTS", "WAITING", "Attempt",
     "ClassError", "ClassProblem", "ClassSettings", "Clock", "ProblemColumn", "Progress", "Results", "StudentRow",
-    "choose_problems", "clean_code", "clean_name", "clock", "grade", "hint_price", "level_solution",
+    "choose_problems", "clean_class_number", "clean_code", "clean_name", "clock", "grade", "hint_price", "level_solution",
     "mistake_name", "name_key", "new_code", "parse_settings", "problem_hints", "results", "results_csv", "skip",
     "take_hint", "with_seed",
 ]  # fmt: skip

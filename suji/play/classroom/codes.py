@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from suji.core.nicknames import NicknameError, clean_nickname
+from suji.core.text import whole_number
 from suji.play.classroom.errors import ClassError
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -59,6 +60,20 @@ def clean_name(name: object) -> str:
         return clean_nickname(str(name or "")[:200])
     except NicknameError as error:
         raise ClassError(error.code, "nickname") from None
+
+
+MAX_CLASS_NUMBER = 99  # 出席番号, as a roster's
+
+
+def clean_class_number(text: object) -> int | None:
+    """An optional class number (出席番号) as typed (full-width digits too): None when empty, or ClassError."""
+    raw = str(text if text is not None else "").strip()[:20]
+    if not raw:
+        return None
+    number = whole_number(raw, 1, MAX_CLASS_NUMBER)
+    if number is None:
+        raise ClassError("class_number", "class_number", high=MAX_CLASS_NUMBER)
+    return number
 
 
 def name_key(name: str) -> str:

@@ -25,6 +25,7 @@ MESSAGES = {
         "The name “%(name)s” is already used in this class. Choose another name, or, if it is yours and you are on "
         "another device, ask your teacher to let you join again."
     ),
+    "class_number": N_("A class number (出席番号) is a whole number from 1 to %(high)s, or empty."),
     **NicknameError.MESSAGES,
     "too_many_tries": N_("Too many wrong codes from this device. Wait %(minutes)s minutes and try again."),
     "not_started": N_("The class has not started yet. Wait for your teacher."),

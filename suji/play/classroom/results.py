@@ -75,6 +75,7 @@ class StudentRow:
     total: int
     best_total: int
     position: int = 0  # the problem the pupil is on (0-based; the number of problems when finished)
+    number: int | None = None  # the class number (出席番号), when the pupil gave one or the roster has it
 
     @property
     def answered(self) -> int:
@@ -137,11 +138,12 @@ def mistake_name(code: str | None, lang: str) -> str:
 
 def results(
     problems: Sequence[ClassProblem],
-    students: Sequence[tuple[str, int, Mapping[int, Progress]]],
+    students: Sequence[tuple[str, int, Mapping[int, Progress]] | tuple[str, int, Mapping[int, Progress], int | None]],
     mistakes: Iterable[tuple[int, str, int]],
     not_targets: Mapping[int, Sequence[str]] | None = None,
 ) -> Results:
-    """The grid from the stored data: each pupil as (name, position, {problem index: progress}); `mistakes` as
+    """The grid from the stored data: each pupil as (name, position, {problem index: progress}[, class number]),
+    in the order they joined, the pupils with a class number first in its order; `mistakes` as
     (problem index, code, how many times) over the attempts that missed and the problems skipped;
     `not_targets` the formulas sent that made no target, by problem index (what those pupils made instead).
 
@@ -150,10 +152,11 @@ def results(
     """
     best_total = sum(p.best_score for p in problems)
     rows = []
-    for name, position, work in students:
+    for name, position, work, *number in students:
         cells = tuple(work.get(i) for i in range(len(problems)))
         total = sum(c.score for c in cells if c is not None and c.done)
-        rows.append(StudentRow(name, cells, total, best_total, position))
+        rows.append(StudentRow(name, cells, total, best_total, position, number[0] if number else None))
+    rows.sort(key=lambda row: (row.number is None, row.number or 0))  # stable: otherwise in the order they joined
     counted: dict[int, Counter] = {}
     for index, code, times in mistakes:
         counted.setdefault(index, Counter())[code] += times
@@ -174,7 +177,7 @@ def results(
 def results_csv(grid: Results, lang: str) -> bytes:
     """The grid as CSV in UTF-8 with a byte-order mark (so a spreadsheet reads Japanese names right).
 
-    One row per pupil: their number in the class (in the order they joined), name, total, best possible, then
+    One row per pupil: their class number (出席番号, when given), name, total, best possible, then
     per problem the score, the best possible, the attempts, the hints used, whether it was solved (○ or ×: one
     of two values, for a spreadsheet to count), how it ended (made a target, no target in the tries, or
     skipped) and the last formula sent. A problem not reached, or not finished, is left empty there.
@@ -188,8 +191,8 @@ def results_csv(grid: Results, lang: str) -> bytes:
     yes, no = translate(TEXTS["solved"], lang), translate(TEXTS["not_solved"], lang)
     outcomes = {"made": translate(TEXTS["outcome_made"], lang), "missed": translate(TEXTS["outcome_missed"], lang),
                 "skipped": translate(MISTAKE_NAMES[SKIPPED], lang)}  # fmt: skip
-    for number, row in enumerate(grid.rows, start=1):
-        line: list[object] = [number, row.name, row.total, row.best_total]
+    for row in grid.rows:
+        line: list[object] = ["" if row.number is None else row.number, row.name, row.total, row.best_total]
         for problem, cell in zip(grid.problems, row.cells, strict=True):
             if cell is None:
                 line += ["", problem.best_score, "", "", "", "", ""]

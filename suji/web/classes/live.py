@@ -58,6 +58,13 @@ def signed_in_pupil(class_id: int) -> tuple[int, str] | None:
     return (pupil.id, pupil.name) if pupil is not None and pupil.class_id == class_id else None
 
 
+def numbers(pupil_ids: list[int]) -> dict[int, int | None]:
+    """The roster's class numbers (出席番号) of these pupils."""
+    if not pupil_ids:
+        return {}
+    return dict(db.session.execute(select(ClassPupil.id, ClassPupil.number).where(ClassPupil.id.in_(pupil_ids))).all())
+
+
 def accommodations(pupil_id: int) -> tuple[str, bool]:
     pupil = db.session.get(ClassPupil, pupil_id)
     return (pupil.extra_time, pupil.free_hints) if pupil is not None else ("1", False)
@@ -109,7 +116,7 @@ def install() -> None:
     hooks = classroom.roster
     hooks.class_name, hooks.teacher_classes, hooks.owned_class = class_name, teacher_classes, owned_class
     hooks.signed_in_pupil, hooks.accommodations = signed_in_pupil, accommodations
-    hooks.keep_work, hooks.session_made = keep_work, session_made
+    hooks.keep_work, hooks.session_made, hooks.numbers = keep_work, session_made, numbers
 
 
 # ---- what a class deletes ----

@@ -70,9 +70,10 @@ def my_classes() -> list[tuple[ClassSession, ClassStudent]]:
     return [(cls, me) for cls, me in rows if store.phase(cls) != ENDED][:MY_CLASSES_SHOWN]
 
 
-def _join_page(code: str, name: str, error: str | None, **roster: object) -> str:
+def _join_page(code: str, name: str, error: str | None, number: str = "", **roster: object) -> str:
     """The join form (with the classes this browser is in above it, and a class's roster join when `roster`)."""
-    return render_template("classroom/join.html", code=code, name=name, error=error, mine=my_classes(), **roster)
+    return render_template("classroom/join.html", code=code, name=name, number=number, error=error,
+                           mine=my_classes(), max_number=core.MAX_CLASS_NUMBER, **roster)  # fmt: skip
 
 
 @bp.get("/join")
@@ -148,9 +149,12 @@ def join_post() -> str | Response | tuple[str, int]:
     """Join: check the rate limit, the code, the phase and the name; rejoining from this browser continues."""
     code_text = str(request.form.get("code", ""))[: core.MAX_CODE_INPUT]
     name_text = str(request.form.get("nickname", ""))[:100]
+    number_text = str(request.form.get("class_number", ""))[:20]
 
     def refuse(error: ClassError, status: int = 400, cls: ClassSession | None = None) -> tuple[str, int]:
-        return _join_page(code_text, name_text, error.message(lang()), **_roster_join(cls, typed=True)), status
+        page = _join_page(code_text, name_text, error.message(lang()), number=number_text,
+                          **_roster_join(cls, typed=True))  # fmt: skip
+        return page, status
 
     if store.join_refused():
         return refuse(too_many_tries(), 429)
@@ -174,6 +178,7 @@ def join_post() -> str | Response | tuple[str, int]:
         return _join_roster(cls, lambda error, status=400: refuse(error, status, cls))
     try:
         name = core.clean_name(name_text)
+        number = core.clean_class_number(number_text)
     except ClassError as error:
         return refuse(error)
     key = core.name_key(name)
@@ -188,10 +193,10 @@ def join_post() -> str | Response | tuple[str, int]:
         token = secrets.token_urlsafe(32)
     if taken is not None:  # a name the teacher let join again: this browser carries on with that pupil's work
         taken.token_hash = token_hash(token)
+        taken.class_number = number if number is not None else taken.class_number
     else:
-        db.session.add(
-            ClassStudent(session_id=cls.id, nickname=name, name_key=key, token_hash=token_hash(token))
-        )
+        db.session.add(ClassStudent(session_id=cls.id, nickname=name, name_key=key, token_hash=token_hash(token),
+                                    class_number=number))  # fmt: skip
     try:
         db.session.commit()
     except (IntegrityError, StaleDataError):  # the same name joined a moment ago from another device

@@ -93,6 +93,7 @@ class RosterHooks:
     accommodations: Callable[[int], tuple[str, bool]] = lambda pupil_id: ("1", False)  # (extra time, free hints)
     keep_work: Callable[..., None] = _nothing  # (session, student, index, Progress, Attempt or None, now)
     session_made: Callable[[ClassSession], None] = _nothing
+    numbers: Callable[[list[int]], dict[int, int | None]] = lambda pupil_ids: {}  # pupil ids → 出席番号
 
 
 roster = RosterHooks()
@@ -257,8 +258,10 @@ def results_of(cls: ClassSession) -> Results:
         .where(ClassAttempt.session_id == cls.id, ClassAttempt.error_code == NOT_TARGET)
     ):  # fmt: skip
         not_targets.setdefault(problem, []).append(formula)
+    roster_numbers = roster.numbers([s.pupil_id for s in students if s.pupil_id is not None])
+    numbers = {s.id: roster_numbers.get(s.pupil_id) if s.pupil_id is not None else s.class_number for s in students}
     return results(
-        problems_of(cls), [(s.nickname, s.position, work[s.id]) for s in students],
+        problems_of(cls), [(s.nickname, s.position, work[s.id], numbers[s.id]) for s in students],
         [(p, str(c), n) for p, c, n in mistakes], not_targets,
     )  # fmt: skip
 
