@@ -30,6 +30,8 @@ V = TypeVar("V")
 SIZES: dict[str, int] = {
     "drill_roll": 2048,  # a certified drill roll from (level, seed): a Roll, ~1 KB
     "solve_at_level": 512,  # the solver's answer for a drill roll: ~20 KB
+    "best_answer": 512,  # one best formula of a drill roll at its level, checked: ~2 KB
+    "drill_check": 1024,  # a drill formula's check by roll and text (< 202 characters), for its result page: ~2 KB
     "sheet_problems": 128,  # a worksheet version's problems with their keys: ~10 KB
     "version_problems": 32,  # a version's certified problems with their solutions (sheets, classes): < 1 MB
     "pdf_can_print": 4096,  # whether the PDF fonts draw one character: a bool

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from itertools import permutations, product
 
 from suji.rules.dice import MINUS, PLUS
-from suji.rules.exact import Face, Rational, q_add, q_float, q_neg
+from suji.rules.exact import Rational, q_add, q_float, q_neg
+from suji.rules.language.spelling import Face
 from suji.solver.terms import DiceCounts, Faces, Terms
 
 # A term picked for a sum: (sign, usage code, value).

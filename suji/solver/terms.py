@@ -18,7 +18,8 @@ from math import isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
-from suji.rules.exact import Face, Rational, divide_all, multiply_all, q_div, q_mul
+from suji.rules.exact import Rational, divide_all, multiply_all, q_div, q_mul
+from suji.rules.language.spelling import Face
 
 Faces = tuple[Face, ...]
 FIELD = 5  # bits per die face in a usage code; a face appears at most 15 times

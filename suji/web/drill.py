@@ -3,6 +3,10 @@
 The server keeps the roll: the signed session holds, for each level, a seed that the roll is rebuilt from, so
 the browser never chooses dice. Each page also carries its roll as a signed token, so that a second tab (or a
 "New roll" pressed twice) never makes a page check, value or hint a roll it does not show.
+
+A formula is checked once: the POST checks it and keeps the result (a bounded cache, by roll and text),
+and the result page it redirects to shows that result; only a page served by another process, or one asked for
+again long after, checks it again (the session says what to show, so the page is the same either way).
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response
 
+from suji.core.caching import LruDict
 from suji.rules.dice import Roll
-from suji.rules.scoring import check, pretty_value
+from suji.rules.language.reader import formula_field
+from suji.rules.scoring import CheckResult, check
 from suji.rules.working import checked_working
 from suji.solver.search import best_answer, solve_at_level
 from suji.web import drill_rolls
@@ -35,7 +41,17 @@ OPERATOR_NAMES: dict[str, object] = {
     "√": lazy_gettext("square root"),
 }
 SESSION_KEY = "drills"  # level (as text) -> {"seed", "streak", "done"}
-MAX_FORMULA_FIELD = 200
+_CHECKED: LruDict[tuple[Roll, str], CheckResult] = LruDict("drill_check")
+
+
+def checked(formula: str, roll: Roll) -> CheckResult:
+    """The check of a formula against a drill's roll: worked out once, then kept for its result page."""
+    key = (roll, formula)
+    result = _CHECKED.get(key)
+    if result is None:
+        result = check(formula, roll)
+        _CHECKED.put(key, result)
+    return result
 
 
 def current_state(level: int) -> dict | None:
@@ -102,7 +118,7 @@ def play(level: int) -> str:
     return render_template(
         "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
         makeable=len(solution.best), best_score=solution.top.score if solution.top else 0,
-        token=roll_token(level, state["seed"]), formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD],
+        token=roll_token(level, state["seed"]), formula=formula_field(request.args.get("formula")),
     )  # fmt: skip
 
 
@@ -128,7 +144,7 @@ def check_formula(level: int) -> Response:
     """
     _level_or_404(level)
     named = roll_of_token(request.form.get("roll"))
-    formula = request.form.get("formula", "")[:MAX_FORMULA_FIELD]
+    formula = formula_field(request.form.get("formula"))
     if named is None or named[0] != level:  # an old or forged page: keep the formula, show the current roll
         flash(
             gettext("That page was out of date, so here is the current roll. Your formula is kept."), "error"
@@ -136,7 +152,7 @@ def check_formula(level: int) -> Response:
         return redirect(url_for("drill.play", level=level, formula=formula), code=303)
     seed = named[1]
     roll = drill_rolls.roll_at(level, seed)
-    result = check(formula, roll)
+    result = checked(formula, roll)
     made = result.valid and result.target is not None
     # The streak follows the current roll of this level only, once; an older roll's page is checked all
     # the same, but it cannot add to the streak again.
@@ -163,12 +179,12 @@ def result(level: int) -> str | Response:
     ):
         return redirect(url_for("drill.play", level=level), code=303)
     roll = drill_rolls.roll_at(level, last["seed"])
-    formula = last["formula"][:MAX_FORMULA_FIELD]
-    result = check(formula, roll)
+    formula = formula_field(last["formula"])
+    result = checked(formula, roll)
     made = result.valid and result.target is not None
     state = current_state(level) or {"seed": None, "streak": 0, "done": False}
     return render_template(
         "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
-        formula=formula, made=made, value=pretty_value(result), best=best_answer(roll, level),
+        formula=formula, made=made, value=result.display, best=best_answer(roll, level),
         steps=checked_working(result, _page_lang(), roll),
     )  # fmt: skip

@@ -1,4 +1,5 @@
-"""suji.rules.exact: the fast exact evaluator, checked against examples and the independent reference evaluator."""
+"""suji.rules.exact and the one evaluator (suji.rules.language.evaluate): exact values, checked against examples
+and the independent reference evaluator; the machine's printer against SymPy's."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from grammar_reference import to_sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from suji_reference import face_sequences, formulas, reference_value, same_value
@@ -15,9 +17,6 @@ from suji.rules.exact import (
     as_fraction,
     as_rational,
     divide_all,
-    evaluate,
-    has_value,
-    is_formula,
     multiply_all,
     q_add,
     q_div,
@@ -26,10 +25,9 @@ from suji.rules.exact import (
     q_neg,
     rational_value,
     squarefree_split,
-    to_sympy,
-    value_terms,
-    value_text,
 )
+from suji.rules.language.evaluate import evaluate, has_value, is_formula, value_terms
+from suji.rules.language.printing import machine_text as value_text
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from suji.play.classroom.errors import ClassError
 from suji.play.classroom.settings import ClassProblem, ClassSettings
 from suji.rules.dice import Roll
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
 from suji.rules.scoring import check
 from suji.solver.hints import Hint, hints
 from suji.solver.search import Solution, solve_at_level

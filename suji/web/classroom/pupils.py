@@ -214,7 +214,7 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
             return None
         result = attempt.result
         if attempt.error_code == core.NOT_TARGET:
-            text = gettext("%(value)s is not one of the target numbers.", value=_pretty(result))
+            text = gettext("%(value)s is not one of the target numbers.", value=result.display)  # type: ignore[attr-defined]
         else:
             text = result.error.message(lang())  # type: ignore[attr-defined]
         left = core.MAX_ATTEMPTS - after.attempts
@@ -227,11 +227,6 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
         return None
 
     return _pupil_action(cls, me, act)
-
-
-def _pretty(result: object) -> str:
-    value = str(getattr(result, "value", ""))
-    return value.replace("sqrt", "√").replace("*", "×").replace("-", "−")
 
 
 @bp.post("/class/s/<code>/skip")

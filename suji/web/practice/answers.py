@@ -21,7 +21,7 @@ from suji.learner.items import Item
 from suji.learner.mastery import Change, changes
 from suji.learner.model import ItemRating, Learner, Rating, outcome, time_weight, update, written_families
 from suji.learner.selection import REVIEW, after_answer
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
 from suji.rules.scoring import CheckResult, check
 from suji.web.extensions import db
 from suji.web.models import utcnow

@@ -24,7 +24,7 @@ from suji.learner.mastery import LEVEL_NAMES, Change, display_rating, levels
 from suji.learner.model import best_route
 from suji.learner.selection import MISTAKE, REVIEW
 from suji.learner.signin import SigninError
-from suji.rules.scoring import check, pretty_value
+from suji.rules.scoring import check
 from suji.rules.working import checked_working
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
@@ -124,7 +124,7 @@ def result(answer_id: int) -> str:
     lines = [change_json(Change(**c), lang)["message"] for c in json.loads(row.changes_json)]
     return render_template(
         "practice/result.html", row=row, item=item, roll=item.roll, checked=checked, changes=lines,
-        value=pretty_value(checked) if checked else None, one_answer=gettext(ONE_ANSWER, **shown[-1].data),
+        value=checked.display if checked else None, one_answer=gettext(ONE_ANSWER, **shown[-1].data),
         steps=checked_working(checked, lang, item.roll) if checked and checked.valid else None,
         mistake=MISTAKE_TEXT.get(row.error_code or ""), rating=display_rating(store.overall(learner)),
     )  # fmt: skip
