@@ -53,7 +53,7 @@ def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[
             operators[face] += 1
 
     def walk(state: int) -> Iterator[tuple[Face, ...]]:
-        # The formula language's own automaton (suji.rules.formula) says which die may come next.
+        # The formula language's own automaton (suji.rules.language.automaton) says which die may come next.
         if state in ACCEPTING:
             yield tuple(faces)
         for move, nxt in TRANSITIONS[state].items():

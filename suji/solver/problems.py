@@ -21,9 +21,9 @@ from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.core.text import FULL_WIDTH_DIGITS, clean_line, quoted_chars, unprintable_chars
 from suji.rules.dice import Roll, roll_standard
-from suji.solver.search import LEVEL_OPERATORS, Solution, keep_solution, solve
+from suji.solver.levels import LEVEL_OPERATORS, LEVELS
+from suji.solver.search import Solution, keep_solution, solve
 
-LEVELS = (1, 2, 3)
 MIXED = "mixed"  # the level of a set whose problems each get a level 1, 2 or 3 from the seed
 Level = int | str  # 1, 2, 3 or MIXED
 VERSION_LABELS = "ABCDEF"  # one letter per version of a problem set (a sheet's, a class's)

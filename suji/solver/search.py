@@ -25,27 +25,15 @@ from dataclasses import dataclass, field
 
 from suji.core.caching import LruDict, bounded
 from suji.rules.dice import (
-    CONSTANT_FACES,
-    DIVIDE,
-    MINUS,
     OPERATOR_FACES,
-    PLUS,
     ROOT,
-    SQUARE,
-    TIMES,
     Roll,
 )
 from suji.rules.language.printing import format_faces
 from suji.rules.scoring import OPERATOR_POINTS, CheckResult, check, formula_score
+from suji.solver.levels import LEVEL_OPERATORS, LEVELS  # noqa: F401 - the solver's levels, read here too
 from suji.solver.sums import Picked, find_hits, find_sums, spell_sum
 from suji.solver.terms import FIELD, DiceCounts, Faces, terms_for
-
-# Operators allowed at each drill level: 1 (+ −), 2 (and × ÷ ×10 ×11 ×12), 3 (and ² √).
-LEVEL_OPERATORS: dict[int, frozenset[str]] = {
-    1: frozenset({PLUS, MINUS}),
-    2: frozenset({PLUS, MINUS, TIMES, DIVIDE, *CONSTANT_FACES}),
-    3: frozenset({PLUS, MINUS, TIMES, DIVIDE, *CONSTANT_FACES, SQUARE, ROOT}),
-}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from suji.rules.scoring import CheckResult, check
 from suji.rules.working import checked_working
 from suji.solver.search import best_answer, solve_at_level
 from suji.web import drill_rolls
-from suji.web.drill_rolls import LEVELS, roll_of_token, roll_token
+from suji.web.drill_rolls import LEVEL_TITLES, roll_of_token, roll_token
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 
@@ -97,7 +97,7 @@ def _template_helpers() -> dict:
 
 
 def _level_or_404(level: int) -> int:
-    if level not in LEVELS:
+    if level not in LEVEL_TITLES:
         abort(404)
     return level
 
@@ -105,7 +105,7 @@ def _level_or_404(level: int) -> int:
 @bp.get("/")
 def index() -> str:
     """Choose a level."""
-    return render_template("drill/index.html", levels=LEVELS)
+    return render_template("drill/index.html", levels=LEVEL_TITLES)
 
 
 @bp.get("/<int:level>")
@@ -116,7 +116,7 @@ def play(level: int) -> str:
     roll = drill_rolls.roll_at(level, state["seed"])
     solution = solve_at_level(roll, level)
     return render_template(
-        "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
+        "drill/play.html", level=level, level_name=LEVEL_TITLES[level], roll=roll, state=state,
         makeable=len(solution.best), best_score=solution.top.score if solution.top else 0,
         token=roll_token(level, state["seed"]), formula=formula_field(request.args.get("formula")),
     )  # fmt: skip
@@ -184,7 +184,7 @@ def result(level: int) -> str | Response:
     made = result.valid and result.target is not None
     state = current_state(level) or {"seed": None, "streak": 0, "done": False}
     return render_template(
-        "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
+        "drill/result.html", level=level, level_name=LEVEL_TITLES[level], roll=roll, state=state, result=result,
         formula=formula, made=made, value=result.display, best=best_answer(roll, level),
         steps=checked_working(result, _page_lang(), roll),
     )  # fmt: skip

@@ -26,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from suji.core.furigana import NONE, Piece, needs_ruby, pieces
 from suji.core.i18n import fill
+from suji.solver.levels import LEVELS
 from suji.worksheets import pdf_text
 from suji.worksheets.fonts import LATIN_BOLD, SYMBOL_FONT, TextFonts, japanese_font
 from suji.worksheets.sheet import (
@@ -260,7 +261,7 @@ class _Writer:
         draw_text(c, MARGIN, y, t[self.ws.level_text], 10)
         if self.ws.mixed:
             # What each level allows, since every problem names only its level.
-            legend = "   ".join(t[f"level{n}"] for n in (1, 2, 3))
+            legend = "   ".join(t[f"level{n}"] for n in LEVELS)
             for line in wrap(legend, 9, lay.inner_width):
                 y -= 4.5 * mm
                 draw_text(c, MARGIN, y, line, 9)

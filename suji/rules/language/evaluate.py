@@ -67,7 +67,9 @@ class Trace:
         left to right within each (the evaluator met them left to right)."""
         return sorted(self.steps, key=lambda s: PHASES.index(s.phase))
 
-    def _add(self, op: str, phase: str, operands: Sequence[Value], result: Value, span: tuple[int, int]) -> None:
+    def _add(
+        self, op: str, phase: str, operands: Sequence[Value], result: Value, span: tuple[int, int]
+    ) -> None:
         self.steps.append(Step(op, phase, tuple(operands), result, span))
 
     def factor(self, end: int, p: int, r: int) -> Value:

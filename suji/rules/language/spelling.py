@@ -75,7 +75,9 @@ FACE_OF_TERMINAL: dict[str, str | None] = {s.name: s.face for s in SPELLINGS}
 TERMINAL_OF_FACE: dict[str, str] = {s.face: s.name for s in SPELLINGS if s.face is not None}
 SPACE_TERMINAL = "WS"
 
-GRAMMAR_BEGIN = "// ---- terminals: generated from suji/rules/language/spelling.py (tests check this block) ----"
+GRAMMAR_BEGIN = (
+    "// ---- terminals: generated from suji/rules/language/spelling.py (tests check this block) ----"
+)
 GRAMMAR_END = "// ---- end of the generated terminals ----"
 
 

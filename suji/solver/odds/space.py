@@ -27,10 +27,8 @@ from suji.rules.dice import (
     target_numbers,
 )
 from suji.rules.scoring import OPERATOR_POINTS
-from suji.solver.search import LEVEL_OPERATORS
+from suji.solver.levels import FULL_LEVEL, LEVEL_OPERATORS, LEVELS  # noqa: F401 - read from here by the table
 
-LEVELS = (1, 2, 3)
-FULL_LEVEL = 3  # level 3 allows every operator: the game itself
 # Bump when the solver's definition of "best score" changes in a way the rules fingerprint cannot see.
 SOLVER_EDITION = 1
 

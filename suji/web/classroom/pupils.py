@@ -23,9 +23,9 @@ from werkzeug.wrappers import Response
 
 from suji.play import classroom as core
 from suji.play.classroom import ENDED, PAUSED, WAITING, ClassError, ClassProblem, Progress, clock
+from suji.rules.language.reader import formula_field
 from suji.web.classroom import store
 from suji.web.classroom.access import (
-    MAX_FORMULA,
     PHASE_NAMES,
     STUDENT_COOKIE,
     bp,
@@ -156,7 +156,7 @@ def play(cls: ClassSession, me: ClassStudent) -> str:
         hints=[h.message(lang()) for h in shown_hints], price=core.hint_price(problem, settings),
         hint_count=len(core.problem_hints(problem)) if settings.hints else 0, max_attempts=core.MAX_ATTEMPTS,
         dice_json=json.dumps(problem.dice(), ensure_ascii=False),
-        formula=str(request.args.get("formula", ""))[:MAX_FORMULA], **common,
+        formula=formula_field(request.args.get("formula")), **common,
     )  # fmt: skip
 
 
@@ -201,7 +201,7 @@ def _pupil_action(cls: ClassSession, me: ClassStudent, action: Action) -> Respon
 @pupil_required()
 def answer(cls: ClassSession, me: ClassStudent) -> Response:
     """Check the formula with `check` on the server and count the attempt."""
-    formula = str(request.form.get("formula", ""))[:MAX_FORMULA]
+    formula = formula_field(request.form.get("formula"))
 
     def act(cls: ClassSession, me: ClassStudent, problem: ClassProblem, row: ClassAnswer,
             progress: Progress) -> str | None:  # fmt: skip

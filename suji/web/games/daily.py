@@ -19,9 +19,10 @@ from werkzeug.wrappers import Response
 from suji.play import games
 from suji.play.games import Hand
 from suji.play.leaderboard import Place, places
+from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.extensions import db
 from suji.web.games import common
-from suji.web.games.common import MAX_FORMULA, STALE, bp, chosen_dice, current_player, face_choices, fail
+from suji.web.games.common import STALE, bp, chosen_dice, current_player, face_choices, fail
 from suji.web.games.moves import change_hand, changed_dice, value_of
 from suji.web.models import DailyEntry, Player
 
@@ -64,7 +65,7 @@ def daily() -> str:
         "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll,
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
         next_at=common.next_puzzle_at(day), changed=changed_dice(),
-        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=face_choices(),
+        formula=typed_formula(request.args.get("formula")), faces=face_choices(),
     )  # fmt: skip
 
 

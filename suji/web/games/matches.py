@@ -20,11 +20,11 @@ from suji.core.nicknames import NicknameError
 from suji.play import games
 from suji.play.games import GameError, Hand
 from suji.rules.dice import DiceError, Roll
+from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.errors import render_error
 from suji.web.extensions import db
 from suji.web.games.common import (
     GAME_OVER,
-    MAX_FORMULA,
     NO_GAME,
     STALE,
     bp,
@@ -153,7 +153,7 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
         "games/play.html", game=game, answer=answer, hand=hand, roll=hand.roll, seat_names=seat_names,
         table=table, running_total=sum(table.totals),
         next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
-        formula=request.args.get("formula", "")[:MAX_FORMULA], faces=face_choices(),
+        formula=typed_formula(request.args.get("formula")), faces=face_choices(),
         is_last=nxt is None, changed=changed_dice(),
         makeable=makeable(hand) if hand.is_open else True,
     )  # fmt: skip

@@ -19,8 +19,9 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
 from suji.play.games import GameError, Hand
+from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.extensions import db
-from suji.web.games.common import MAX_FORMULA, STALE, die_label, fail, formula_field, lang
+from suji.web.games.common import STALE, die_label, fail, formula_field, lang
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry
 
@@ -109,7 +110,7 @@ def value_of(hand: Hand) -> Response:
     formula = data.get("formula") if isinstance(data, dict) else None
     if not isinstance(formula, str):
         return jsonify(valid=False, value=None, display=None, target=None, error=None, unfinished=False)
-    return jsonify(value_so_far(formula[:MAX_FORMULA], hand.roll, lang()))
+    return jsonify(value_so_far(typed_formula(formula), hand.roll, lang()))
 
 
 def makeable(hand: Hand) -> bool:

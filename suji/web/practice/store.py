@@ -54,7 +54,6 @@ MAX_SECONDS = 24 * 3600.0
 STATS_SECONDS = 5.0  # how old the item corrections the chooser reads may be (the database is the truth)
 RECENT_KEYS = 60
 HISTORY = 400  # answers the progress chart and the JSON history show
-MAX_FORMULA = 200
 
 
 class Conflict(Exception):
