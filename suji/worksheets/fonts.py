@@ -17,12 +17,13 @@ import os
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+from suji.core.caching import bounded
 
 CID_FONT = "HeiseiKakuGo-W5"
 EMBEDDED_FONT = "IPAGothic"
@@ -38,7 +39,7 @@ def japanese_font(files: tuple[str, ...] | None = None) -> str:
     return _register(JAPANESE_FONT_FILES if files is None else tuple(files))
 
 
-@cache
+@bounded("pdf_fonts")
 def _register(files: tuple[str, ...]) -> str:
     # Cached by the list of files: a test that hides the file gets the fallback without undoing the real font.
     for path in files:

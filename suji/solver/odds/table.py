@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from suji.core.caching import bounded
+from suji.core.caching import LruDict, bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_, translate
 from suji.solver.odds import space
@@ -265,7 +265,7 @@ def read_table(path: Path) -> OddsTable:
     return OddsTable(path, header, mapped, body_start)
 
 
-_CACHE: dict[str, tuple[tuple[int, int], OddsTable | TableError]] = {}
+_CACHE: LruDict[str, tuple[tuple[int, int], OddsTable | TableError]] = LruDict("odds_table")
 _CACHE_LOCK = threading.Lock()
 
 
@@ -289,8 +289,8 @@ def open_table(path: Path | None = None) -> OddsTable:
                 result: OddsTable | TableError = read_table(path)
             except TableError as error:
                 result = error
-            _CACHE[str(path)] = (version, result)
-            cached = _CACHE[str(path)]
+            cached = (version, result)
+            _CACHE.put(str(path), cached)
     if isinstance(cached[1], TableError):
         raise cached[1]
     return cached[1]
