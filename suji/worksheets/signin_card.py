@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from suji.core.i18n import N_, translate
-from suji.worksheets.pdf import INK, draw_text, fit_text
+from suji.worksheets.pdf_draw import INK, draw_text, fit_text
 
 CARD_WIDTH, CARD_HEIGHT = 91 * mm, 55 * mm
 MARGIN = 15 * mm
