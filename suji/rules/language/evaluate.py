@@ -72,8 +72,18 @@ class Trace:
     ) -> None:
         self.steps.append(Step(op, phase, tuple(operands), result, span))
 
-    def factor(self, end: int, p: int, r: int) -> Value:
-        """A factor [√] digits [²] ending before `end` is worth p√r: its number, square and root steps."""
+    def factor(self, start: int, end: int, op: str, p2: int, r2: int, p: int, q: int, r: int) -> None:
+        """The factor [√] digits [²] ending before `end`, worth p2√r2, has joined the term that starts at `start`
+        (by `op`, × or ÷, unless it is the term's first factor), which is now p/q·√r: its number, square and root
+        steps, and the product step."""
+        value = self._factor(end, p2, r2)
+        self._joined(start, end, op if self._term is not None else None, value, p, q, r)
+
+    def constant(self, start: int, end: int, face: str, p: int, q: int, r: int) -> None:
+        """A constant die ending before `end` has multiplied the term from `start`: it is now p/q·√r."""
+        self._joined(start, end, face, None, p, q, r)
+
+    def _factor(self, end: int, p: int, r: int) -> Value:
         faces = self.faces
         k = end
         square = k - 1 if faces[k - 1] == SQUARE else None
@@ -98,9 +108,7 @@ class Trace:
             value = rooted
         return value
 
-    def join(self, start: int, end: int, op: str | None, right: Value | None, p: int, q: int, r: int) -> None:
-        """The term from `start` is now p/q·√r: its first factor (op None), or joined by × ÷ `right`, or by a
-        constant die (right None)."""
+    def _joined(self, start: int, end: int, op: str | None, right: Value | None, p: int, q: int, r: int) -> None:
         value = monomial(p, q, r)
         if op is not None and self._term is not None:
             operands = [self._term[1]] if right is None else [self._term[1], right]
@@ -118,11 +126,11 @@ class Trace:
                 self._add(MINUS, "sign", [value], negated, (0, end))
                 value = negated
             self._total = value
-            return
-        total = sum_value(sums)
-        assert self._total is not None
-        self._add(op, "sum", [self._total, value], total, (0, end))
-        self._total = total
+        else:
+            total = sum_value(sums)
+            self._add(op, "sum", [self._total, value], total, (0, end))
+            self._total = total
+        self._term = None
 
 
 def _walk(faces: Sequence[Face], trace: Trace | None = None) -> dict[int, list[int]] | None:
@@ -141,11 +149,10 @@ def _walk(faces: Sequence[Face], trace: Trace | None = None) -> dict[int, list[i
     op = TIMES  # how the next factor joins the term
     root = squared = False
     number = 0
-    index = -1
+    index = -1  # the face being read (for a trace)
     term_start = 0  # where the term being built starts (for a trace)
     add_op = PLUS  # the + or − before it
-    for face in faces:
-        index += 1
+    for index, face in enumerate(faces):
         if type(face) is int:
             nxt = moves[state].get(DIGIT)
             if nxt is None:
@@ -170,11 +177,8 @@ def _walk(faces: Sequence[Face], trace: Trace | None = None) -> dict[int, list[i
                     p2, r2 = squarefree_split(number)
                 else:
                     p2, r2 = (number * number if squared and not root else number), 1
-                right = trace.factor(index, p2, r2) if trace is not None else None
                 if not started:
                     p, q, r, started = p2, 1, r2, True
-                    if trace is not None:
-                        trace.join(term_start, index, None, None, p, q, r)
                 else:
                     if op == TIMES:
                         p *= p2
@@ -185,14 +189,14 @@ def _walk(faces: Sequence[Face], trace: Trace | None = None) -> dict[int, list[i
                     if r2 != 1:
                         a, r = squarefree_split(r * r2)
                         p *= a
-                    if trace is not None:
-                        trace.join(term_start, index, op, right, p, q, r)
+                if trace is not None:
+                    trace.factor(term_start, index, op, p2, r2, p, q, r)
                 root = squared = False
                 number = 0
             if nxt == CONSTANT:
                 p *= CONSTANT_FACES[face]
                 if trace is not None:
-                    trace.join(term_start, index + 1, face, None, p, q, r)
+                    trace.constant(term_start, index + 1, face, p, q, r)
             elif face == TIMES or face == DIVIDE:
                 op = face
             else:  # + or −: the term is complete
@@ -218,11 +222,8 @@ def _walk(faces: Sequence[Face], trace: Trace | None = None) -> dict[int, list[i
             p2, r2 = squarefree_split(number)
         else:
             p2, r2 = (number * number if squared and not root else number), 1
-        right = trace.factor(end, p2, r2) if trace is not None else None
         if not started:
             p, q, r = p2, 1, r2
-            if trace is not None:
-                trace.join(term_start, end, None, None, p, q, r)
         else:
             if op == TIMES:
                 p *= p2
@@ -233,8 +234,8 @@ def _walk(faces: Sequence[Face], trace: Trace | None = None) -> dict[int, list[i
             if r2 != 1:
                 a, r = squarefree_split(r * r2)
                 p *= a
-            if trace is not None:
-                trace.join(term_start, end, op, right, p, q, r)
+        if trace is not None:
+            trace.factor(term_start, end, op, p2, r2, p, q, r)
     acc = sums.get(r)
     if acc is None:
         sums[r] = [sign * p, q]
