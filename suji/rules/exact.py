@@ -12,7 +12,7 @@ by the package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from fractions import Fraction
 from math import gcd
 
@@ -112,34 +112,38 @@ def q_float(v: Rational) -> float:
     return v if type(v) is int else v[0] / v[1]
 
 
-def multiply_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
-    """add(v × f) for every value and factor (the hottest loop of the solver, hence written out)."""
+def multiply_all(values: Iterable[Rational], factors: Iterable[int], into: set[Rational]) -> None:
+    """Add v × f to `into` for every value and factor (the hottest loop of the solver, hence written out: whole
+    values by a set comprehension, fractions one by one)."""
+    factors = tuple(factors)
+    whole = [v for v in values if type(v) is int]
+    into.update({v * f for v in whole for f in factors})
+    if len(whole) == len(values):  # type: ignore[arg-type]
+        return
     for v in values:
-        if type(v) is int:
-            for f in factors:
-                add(v * f)
-        else:
+        if type(v) is not int:
             n, d = v
             for f in factors:
                 g = gcd(f, d)
-                add(n * (f // g) if g == d else (n * (f // g), d // g))
+                into.add(n * (f // g) if g == d else (n * (f // g), d // g))
 
 
-def divide_all(values: set[Rational], factors: Iterable[int], add: Callable[[Rational], None]) -> None:
-    """add(v ÷ f) for every value and factor (exact, reduced; see multiply_all)."""
+def divide_all(values: Iterable[Rational], factors: Iterable[int], into: set[Rational]) -> None:
+    """Add v ÷ f to `into` for every value and factor (exact, reduced; see multiply_all)."""
+    factors = tuple(factors)
     for v in values:
         if type(v) is int:
             for f in factors:
                 if v % f == 0:
-                    add(v // f)
+                    into.add(v // f)
                 else:
                     g = gcd(v, f)
-                    add((v // g, f // g))
+                    into.add((v // g, f // g))
         else:
             n, d = v
             for f in factors:
                 g = gcd(n, f)
-                add((n // g, d * (f // g)))
+                into.add((n // g, d * (f // g)))
 
 
 def as_fraction(v: Rational) -> Fraction:

@@ -117,7 +117,7 @@ class Terms:
                 self.open[usage] |= values
                 for _, k, bit in self.consts:
                     if not (usage + bit + bias) & high:
-                        multiply_all(values, (k,), grown_closed[usage + bit].add)
+                        multiply_all(values, (k,), grown_closed[usage + bit])
             for usage, values in frontier_closed.items():
                 self.closed[usage] |= values
             for frontier in (frontier_open, frontier_closed):
@@ -135,7 +135,7 @@ class Terms:
                             ]
                         for joined, f_values in groups:
                             grow = multiply_all if op == TIMES else divide_all
-                            grow(values, f_values, grown_open[joined].add)
+                            grow(values, f_values, grown_open[joined])
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
         # fraction is never whole: with fewer than two ÷ dice, fractional terms never make a target.

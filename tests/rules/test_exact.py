@@ -187,8 +187,8 @@ def test_hot_loop_rationals_compute_as_fractions(a, b, k):
         assert as_fraction(got) == want and _is_reduced(got)
     assert q_float(a) == float(fa)
     grown, shrunk = set(), set()
-    multiply_all({a, b}, [k, 3], grown.add)
-    divide_all({a, b}, [k, 3], shrunk.add)
+    multiply_all({a, b}, [k, 3], grown)
+    divide_all({a, b}, [k, 3], shrunk)
     assert {as_fraction(v) for v in grown} == {x * f for x in (fa, fb) for f in (k, 3)}
     assert {as_fraction(v) for v in shrunk} == {x / f for x in (fa, fb) for f in (k, 3)}
     assert all(_is_reduced(v) for v in grown | shrunk)

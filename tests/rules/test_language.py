@@ -151,3 +151,15 @@ def test_the_automaton_refuses_at_the_die():
     assert refusal((5, "+", 4)) is None
     (error,) = readings("5++4")
     assert isinstance(error, FormulaError) and (error.code, error.column) == ("adjacent_operators", 3)
+
+
+def test_the_usual_die_names_are_read_as_the_scanner_reads_them():
+    """`die_names` is a lookup before the scanner: each of its names, read by the scanner, is the same die."""
+    from suji.rules.language.spelling import die_names, scan_faces
+
+    names = die_names()
+    assert len(names) > 50
+    for name, face in names.items():
+        faces = scan_faces(name)
+        assert faces is not None and (faces == [face] or "".join(map(str, faces)) == face), name
+        assert operator_face(f" {name} ") == face  # with spaces around, the scanner reads it the same

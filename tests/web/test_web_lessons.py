@@ -115,9 +115,9 @@ def simulated_table(html: str) -> str:
 
 
 def test_simulation_follows_n_and_seed(client):
-    page = lambda query: client.get(f"/lessons/silence/experiment/totals?{query}", headers=EN).get_data(
-        as_text=True
-    )  # noqa: E731
+    def page(query: str) -> str:
+        return client.get(f"/lessons/silence/experiment/totals?{query}", headers=EN).get_data(as_text=True)
+
     a, b, c, d = page("n=500&seed=9"), page("n=500&seed=9"), page("n=500&seed=10"), page("n=600&seed=9")
     assert simulated_table(a) == simulated_table(b)  # the same seed and N: the same trials
     assert simulated_table(a) != simulated_table(c)  # another seed: other trials

@@ -13,9 +13,8 @@ eval: the grammar file (grammar/suji.lark) is the reference the tests hold this 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations
+from typing import NamedTuple
 
 from suji.core.text import shown
 from suji.rules.language.automaton import mistake, refusal
@@ -36,8 +35,7 @@ def formula_field(value: object) -> str:
     return str(value if value is not None else "")[: MAX_FORMULA_LENGTH + 1]
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """A piece of a formula text as the scanner splits it: where it is (0-based, end exclusive) and the die face
     it stands for (None: a character no die shows). "×1d" stays three pieces here; see `readings`."""
 
@@ -46,10 +44,10 @@ class Piece:
     face: Face | None
 
 
-@dataclass(frozen=True)
-class UsedDie:
+class UsedDie(NamedTuple):
     """One die in a formula: its face (an int for a digit, the printed symbol for an operator), its column (1-based)
-    and where its spelling ends in the text (0-based, exclusive; None when not read from a text)."""
+    and where its spelling ends in the text (0-based, exclusive; None when not read from a text). A named tuple:
+    a formula's dice are made for every reading of every text checked."""
 
     face: Face
     column: int
@@ -64,11 +62,19 @@ class Scanned:
     """A text scanned once, on first need: its pieces (spaces left out, going on past characters no die shows) up
     to the length limit, and the index of its first unreadable character (None: none)."""
 
+    __slots__ = ("text", "_found", "_readable")
+
     def __init__(self, text: str) -> None:
         self.text = text
+        self._found: tuple[tuple[Piece, ...], int | None] | None = None
+        self._readable: tuple[Piece, ...] | None = None
 
-    @cached_property
     def _scan(self) -> tuple[tuple[Piece, ...], int | None]:
+        if self._found is None:
+            self._found = self._scan_now()
+        return self._found
+
+    def _scan_now(self) -> tuple[tuple[Piece, ...], int | None]:
         match = scanner().match
         found: list[Piece] = []
         bad = None
@@ -89,17 +95,19 @@ class Scanned:
 
     @property
     def pieces(self) -> tuple[Piece, ...]:
-        return self._scan[0]
+        return self._scan()[0]
 
     @property
     def bad(self) -> int | None:
-        return self._scan[1]
+        return self._scan()[1]
 
-    @cached_property
+    @property
     def readable(self) -> tuple[Piece, ...]:
         """The pieces before the first unreadable character."""
-        bad = self.bad
-        return self.pieces if bad is None else tuple(p for p in self.pieces if p.end <= bad)
+        if self._readable is None:
+            pieces, bad = self._scan()
+            self._readable = pieces if bad is None else tuple(p for p in pieces if p.end <= bad)
+        return self._readable
 
 
 def scan(text: str) -> Scanned:
@@ -128,15 +136,23 @@ def _unreadable(scanned: Scanned) -> FormulaError:
     return FormulaError("unknown_char", index + 1, char=shown(char))
 
 
-@dataclass(frozen=True)
 class Reading:
-    """One way to read a formula text: its dice in order, a formula of the language."""
+    """One way to read a formula text: its dice in order (a formula of the language) and their faces."""
 
-    dice: tuple[UsedDie, ...]
+    __slots__ = ("dice", "faces")
 
-    @cached_property
-    def faces(self) -> tuple[Face, ...]:
-        return tuple(d.face for d in self.dice)
+    def __init__(self, dice: tuple[UsedDie, ...], faces: tuple[Face, ...] | None = None) -> None:
+        self.dice = dice
+        self.faces: tuple[Face, ...] = faces if faces is not None else tuple(d.face for d in dice)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reading) and other.dice == self.dice
+
+    def __hash__(self) -> int:
+        return hash(self.dice)
+
+    def __repr__(self) -> str:
+        return f"Reading({self.dice!r})"
 
 
 def _constant_spots(tokens: tuple[Piece, ...]) -> list[int]:
@@ -173,10 +189,9 @@ def _reading(dice: tuple[UsedDie, ...]) -> Reading:
         at = {"before": before, "refused": refused}.get(where) if where else None
         params = {} if token is None else {"token": token}
         raise FormulaError(code, at.column if at is not None else None, **params)
-    for die in dice:
-        if die.face == 0:
-            raise FormulaError("zero", die.column)
-    return Reading(dice)
+    if 0 in faces:
+        raise FormulaError("zero", dice[faces.index(0)].column)
+    return Reading(dice, faces)
 
 
 def _tokens(text: str | Scanned, allow_empty: bool) -> tuple[Piece, ...]:

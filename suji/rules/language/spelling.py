@@ -141,13 +141,34 @@ def scan_faces(text: str) -> list[Face] | None:
     return faces
 
 
+@computed_once
+def die_names() -> dict[str, str]:
+    """The usual names of the operator dice, each with its face: every symbol and word of the table (words in
+    lower case) and every times symbol with 10, 11 and 12. A lookup for `operator_face` before it reads a name
+    with the scanner; tests check that the scanner reads each of them the same."""
+    names: dict[str, str] = {}
+    for spelling in SPELLINGS:
+        if spelling.face is not None:
+            names.update(dict.fromkeys((*spelling.symbols, *spelling.words), spelling.face))
+    times = next(s for s in SPELLINGS if s.face == TIMES)
+    for symbol in (*times.symbols, *times.words):
+        for face, number in CONSTANT_FACES.items():
+            names[f"{symbol}{number}"] = face
+    names.update({"^2": SQUARE, "**2": SQUARE, "2乗": SQUARE, "＾２": SQUARE, "＊＊２": SQUARE, "２乗": SQUARE})
+    return names
+
+
 def operator_face(name: object) -> str | None:
     """The operator face a die's name stands for (x10 → ×10, sqrt → √, ＾２ → ²), or None.
 
     A name is any spelling of one operator face, as in a formula; a constant die is a times spelling and its
     number (x10, ＊１２).
     """
-    faces = scan_faces(str(name))
+    text = str(name)
+    known = die_names().get(text)
+    if known is not None:
+        return known
+    faces = scan_faces(text)
     if not faces:
         return None
     if len(faces) == 1 and type(faces[0]) is str:
