@@ -25,6 +25,7 @@ from suji.rules.scoring import (
     number_dice_used,
     operator_points,
     strip_redundant,
+    value_so_far,
 )
 
 SEED_ROLL = Roll.of([2, 1, 4, 1, 3], ["+", "+", "^2", "-"], target_dice=[4, 4, 6])
@@ -341,3 +342,22 @@ def test_an_unfinished_formula_with_a_die_that_was_not_rolled_is_a_mistake_alrea
         data = value_so_far(text, roll, "en")
         assert not data["unfinished"] and data["error"]["code"] == "not_rolled", text
         assert "+" in data["error"]["message"]
+
+
+def test_the_value_request_reads_the_text_once(monkeypatch):
+    """value_so_far scans the formula once: the check, the dice it uses and the better message share the scan."""
+    from suji.rules.language import reader
+
+    scans = []
+    real = reader.Scanned._scan_now
+
+    def counting(self):  # noqa: ANN001, ANN202
+        scans.append(self.text)
+        return real(self)
+
+    monkeypatch.setattr(reader.Scanned, "_scan_now", counting)
+    roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
+    for text in ("21^2+4+1", "21×10", "5++", "2+(", "４４７"):
+        scans.clear()
+        value_so_far(text, roll, "en")
+        assert scans == [text], text
