@@ -93,14 +93,11 @@ class Terms:
     def __init__(self, dice: DiceCounts) -> None:
         bias, high = dice.bias, dice.high
         self.bias, self.high = bias, high
-        # factor_faces[usage][value]: the factors ([√] number [²]) with those dice and that value.
-        self.factor_faces: dict[int, dict[int, list[Faces]]] = {}
-        for usage, group in factors(dice).items():
-            if not (usage + bias) & high:
-                by_value = self.factor_faces.setdefault(usage, defaultdict(list))
-                for value, faces in group:
-                    by_value[value].append(faces)
-        factor_groups = [(u, set(by_value)) for u, by_value in self.factor_faces.items()]
+        # The factors ([√] number [²]) by their dice: their values now, their faces by value only when a term
+        # with those dice is spelled out (`factor_faces`).
+        self._factor_lists = {u: group for u, group in factors(dice).items() if not (u + bias) & high}
+        self._factor_faces: dict[int, dict[int, list[Faces]]] = {}
+        factor_groups = [(u, {value for value, _ in group}) for u, group in self._factor_lists.items()]
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
@@ -149,6 +146,15 @@ class Terms:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
 
+    def factor_faces(self, usage: int) -> dict[int, list[Faces]]:
+        """The factors with these dice, by value: each value's faces."""
+        found = self._factor_faces.get(usage)
+        if found is None:
+            found = self._factor_faces[usage] = defaultdict(list)
+            for value, faces in self._factor_lists.get(usage, ()):
+                found[value].append(faces)
+        return found
+
     def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
         """Every term with these dice and value that ends with a factor (open) or a constant die (closed)."""
         key = (usage, value, is_open)
@@ -157,11 +163,13 @@ class Terms:
             return found
         found = []
         if is_open:
-            found.extend(self.factor_faces.get(usage, {}).get(value, ()))
+            if usage in self._factor_lists:
+                found.extend(self.factor_faces(usage).get(value, ()))
             for op, bit in self.mulops:
-                for f_usage, by_value in self.factor_faces.items():
+                for f_usage in self._factor_lists:
                     if not self.within(f_usage + bit, usage):
                         continue
+                    by_value = self.factor_faces(f_usage)
                     rest = usage - bit - f_usage
                     # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
                     rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
