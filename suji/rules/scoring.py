@@ -241,9 +241,7 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     )
 
 
-def check(
-    formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int = 0
-) -> CheckResult:
+def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> CheckResult:
     """Check a formula text (or its scan) against a roll and score it; bad input gives an invalid result, never an
     exception.
 
@@ -251,7 +249,11 @@ def check(
     the roll allows, and the best-scoring valid reading counts. When none is valid, the error shown is that of
     the first reading tried (the constant die first when the roll has one).
     """
-    scanned = formula if isinstance(formula, Scanned) else scan(formula if isinstance(formula, str) else str(formula))
+    scanned = (
+        formula
+        if isinstance(formula, Scanned)
+        else scan(formula if isinstance(formula, str) else str(formula))
+    )
     text = scanned.text
     if rerolled < 0 or set_faces < 0:
         raise ValueError("costs cannot be negative")

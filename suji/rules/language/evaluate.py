@@ -108,7 +108,9 @@ class Trace:
             value = rooted
         return value
 
-    def _joined(self, start: int, end: int, op: str | None, right: Value | None, p: int, q: int, r: int) -> None:
+    def _joined(
+        self, start: int, end: int, op: str | None, right: Value | None, p: int, q: int, r: int
+    ) -> None:
         value = monomial(p, q, r)
         if op is not None and self._term is not None:
             operands = [self._term[1]] if right is None else [self._term[1], right]

@@ -154,7 +154,9 @@ def die_names() -> dict[str, str]:
     for symbol in (*times.symbols, *times.words):
         for face, number in CONSTANT_FACES.items():
             names[f"{symbol}{number}"] = face
-    names.update({"^2": SQUARE, "**2": SQUARE, "2乗": SQUARE, "＾２": SQUARE, "＊＊２": SQUARE, "２乗": SQUARE})
+    names.update(
+        {"^2": SQUARE, "**2": SQUARE, "2乗": SQUARE, "＾２": SQUARE, "＊＊２": SQUARE, "２乗": SQUARE}
+    )
     return names
 
 
