@@ -23,7 +23,7 @@ _HOMES = {
     "Roll": "suji.rules.dice",
     "DiceError": "suji.rules.dice",
     "random_roll": "suji.rules.dice",
-    "FormulaError": "suji.rules.formula",
+    "FormulaError": "suji.rules.language.errors",
     "check": "suji.rules.scoring",
     "CheckResult": "suji.rules.scoring",
     "strip_redundant": "suji.rules.scoring",

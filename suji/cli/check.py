@@ -69,7 +69,7 @@ def print_working(data: dict, lang: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from suji.rules.formula import COLUMN_MESSAGE
+    from suji.rules.language.errors import COLUMN_MESSAGE
     from suji.rules.scoring import check, costs
     from suji.rules.working import checked_working
 
@@ -94,10 +94,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         t = lambda key, **kw: translate(CHECK_TEXT[key], lang, **kw)  # noqa: E731
         if result.target is not None:
-            print(t("made", formula=args.formula, value=result.value, target=result.target))
+            print(t("made", formula=args.formula, value=result.display, target=result.target))
         else:
             targets = " ".join(map(str, roll.targets))
-            print(t("missed", formula=args.formula, value=result.value, targets=targets))
+            print(t("missed", formula=args.formula, value=result.display, targets=targets))
         print(t("scored", formula=result.scored_formula))
         if result.removed_tokens:
             print(t("removed", dice=" ".join(result.removed_tokens)))

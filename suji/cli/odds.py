@@ -15,6 +15,7 @@ from suji.cli.common import add_lang_argument, language, non_negative, positive,
 from suji.core.decimals import decimal_text, percent_text
 from suji.core.i18n import N_, translate
 from suji.rules.dice import Roll
+from suji.solver.levels import FULL_LEVEL, LEVELS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--operator-dice", nargs="+", required=True, metavar="O", help="operator dice, e.g. + + ^2 -"
     )
     p.add_argument(
-        "--level", type=int, choices=(1, 2, 3), default=3, help="only the operators of a drill level"
+        "--level", type=int, choices=LEVELS, default=FULL_LEVEL, help="only the operators of a drill level"
     )
     p.add_argument("--path", help="the table file")
     add_lang_argument(p)
@@ -243,6 +244,7 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from suji.rules.dice import OPERATOR_FACES
+    from suji.solver.levels import LEVEL_OPERATORS
     from suji.solver.odds import TableError, open_table
     from suji.solver.odds.facts import (
         FACTS_FILE,
@@ -251,7 +253,6 @@ def cmd_odds_facts(args: argparse.Namespace) -> int:
         stored_facts,
         write_facts,
     )
-    from suji.solver.search import LEVEL_OPERATORS
 
     lang = language(args)
     path = _odds_path(args)

@@ -88,6 +88,7 @@ def cmd_bank(args: argparse.Namespace) -> int:
     from collections import Counter
 
     from suji.learner import bank as item_bank
+    from suji.solver.levels import LEVELS
 
     data = item_bank.build(args.rolls or item_bank.DEFAULT_ROLLS, workers=args.workers)
     built = item_bank.Bank.of(item_bank.records_items(data["rolls"]))
@@ -99,7 +100,7 @@ def cmd_bank(args: argparse.Namespace) -> int:
             lang,
             items=len(built),
             rolls=len(data["rolls"]),
-            levels=" / ".join(str(levels[k]) for k in (1, 2, 3)),
+            levels=" / ".join(str(levels[k]) for k in LEVELS),
             goals=sum(it.goal > 0 for it in built.items),
         )  # fmt: skip
     )

@@ -25,6 +25,7 @@ from suji.cli.common import (
 )
 from suji.core.i18n import N_, translate
 from suji.rules.dice import DiceError, Roll
+from suji.solver.levels import LEVELS
 
 SOLVE_TEXT = {
     "none": N_("No target can be made with these dice."),
@@ -40,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="every target of a roll: best score, a best formula, solution count")
     add_dice_arguments(p, required=False)
     p.add_argument("--batch", metavar="FILE", help="one JSON roll per line (- for standard input)")
-    p.add_argument("--level", type=int, choices=(1, 2, 3), help="only the operators of a drill level")
+    p.add_argument("--level", type=int, choices=LEVELS, help="only the operators of a drill level")
     add_lang_argument(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)

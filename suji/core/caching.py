@@ -2,11 +2,12 @@
 
 Three kinds, and nothing else:
 
-- `computed_once`: a pure function of nothing or of a few fixed values (a table of exact probabilities, a font
-  file): kept for the life of the process. Its arguments never come from a request.
-- `bounded(name)`: a pure function of values a request can choose (a roll, a seed, a sheet's settings): least
+- `computed_once`: a pure function of nothing (a table of exact probabilities, the scanner of the formula
+  language, a lesson's stored figures): kept for the life of the process. It takes no arguments, so nothing a
+  request sends can add an entry (decorating a function that takes any raises TypeError).
+- `bounded(name)`: a pure function of arguments (a roll, a seed, a sheet's settings, a monster's dice): least
   recently used first out, at the size SIZES gives, so no client can grow the memory. `LruDict` is the same
-  policy for the two caches whose values are filled in by hand (advice solved on other processes; PDFs).
+  policy for the caches whose values are filled in by hand (advice solved on other processes; PDFs; checks).
 - `Fresh(name, seconds)`: a value that changes by itself (how far the odds table's build has got), looked at
   again when it is older than `seconds`, so every page can show it without reading the disk each time.
 
@@ -15,6 +16,7 @@ Three kinds, and nothing else:
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from collections import OrderedDict
@@ -30,6 +32,8 @@ V = TypeVar("V")
 SIZES: dict[str, int] = {
     "drill_roll": 2048,  # a certified drill roll from (level, seed): a Roll, ~1 KB
     "solve_at_level": 512,  # the solver's answer for a drill roll: ~20 KB
+    "best_answer": 512,  # one best formula of a drill roll at its level, checked: ~2 KB
+    "drill_check": 1024,  # a drill formula's check by roll and text (< 202 characters), for its result page: ~2 KB
     "sheet_problems": 128,  # a worksheet version's problems with their keys: ~10 KB
     "version_problems": 32,  # a version's certified problems with their solutions (sheets, classes): < 1 MB
     "pdf_can_print": 4096,  # whether the PDF fonts draw one character: a bool
@@ -57,9 +61,28 @@ SIZES: dict[str, int] = {
     "furigana_pieces": 8192,  # one text of a page (a message, < 1 KB) as words with readings: ~2 KB
     "practice_item_stats": 4,  # what answers taught about the practice items, per database: ~10,000 floats
     "practice_learner": 1024,  # a pupil's learner model read from its stored JSON (< 8 KB): ~10 KB
+    "translations": 8,  # the message catalog of one language (ja, en; anything else falls back to English)
+    "pdf_fonts": 4,  # the fonts registered with ReportLab for one set of font files (one in practice)
+    "pdf_latin_fonts": 4,  # the Latin fonts registered once per list of font files
+    "gooball_turns": 2048,  # expected turns of a lone gooball by strategy, points and distance: ~600 states
+    "monster_beats": 4096,  # P(a d x ≥ a d y) for two die sizes of a designed monster: a Fraction
+    "monster_skill": 4096,  # P(a skill attack exists) for some attacking dice and a target die: a Fraction
+    "monster_starts": 1024,  # who starts between two designed monsters (the designer's ?dice=): two Fractions
+    "dummy_password": 4,  # the hash a login without an account is checked against, per password cost
+    "practice_bank_figures": 8,  # the item bank's reference difficulties and family shares: ~30 floats each
+    "odds_table": 4,  # the odds table read and checked once per file version, per path (one in practice)
 }
 
-computed_once = cache
+_once: dict[str, Callable[[], Any]] = {}
+
+
+def computed_once(function: F) -> F:
+    """Keep the result of a function of nothing for the life of the process."""
+    if inspect.signature(function).parameters:
+        raise TypeError(f"{function.__qualname__} takes arguments: bound its cache with bounded(name)")
+    cached = cache(function)
+    _once[f"{function.__module__}.{function.__qualname__}"] = cached
+    return cached  # type: ignore[return-value]
 
 _bounded: dict[str, Any] = {}
 _lru_dicts: dict[str, LruDict] = {}
@@ -132,6 +155,11 @@ def clear_all() -> None:
         cached.cache_clear()
     for store in _lru_dicts.values():
         store.clear()
+
+
+def once_functions() -> dict[str, Callable[[], Any]]:
+    """Every `computed_once` function created so far, by module and name."""
+    return dict(_once)
 
 
 def sizes() -> dict[str, tuple[int, int]]:

@@ -21,10 +21,9 @@ import html
 import re
 import threading
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-from suji.core.caching import bounded
+from suji.core.caching import bounded, computed_once
 
 GRADES = (1, 2, 3, 4, 5, 6)
 NONE = 0  # no furigana
@@ -61,7 +60,7 @@ def parse_grade(value: str | None, default: int) -> int:
     return default
 
 
-@cache
+@computed_once
 def grade_table() -> dict[str, int]:
     """Kanji → the primary-school grade that teaches it (1–6)."""
     table: dict[str, int] = {}

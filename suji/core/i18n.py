@@ -10,10 +10,9 @@ the same in Python, in a template and in the catalogs (pybabel checks a translat
 
 from __future__ import annotations
 
-from functools import cache
-
 from babel.support import NullTranslations, Translations
 
+from suji.core.caching import bounded
 from suji.core.resources import resource_dir
 
 LANGUAGES = ("ja", "en")
@@ -30,7 +29,7 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - like N_,
     return (singular, plural)
 
 
-@cache
+@bounded("translations")
 def translations(lang: str) -> NullTranslations:
     """The compiled catalog for `lang` (English msgids fall through untranslated)."""
     if lang not in LANGUAGES:

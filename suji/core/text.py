@@ -16,12 +16,16 @@ from suji.core.caching import bounded
 FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
-def whole_number(text: object, low: int, high: int, digits: int = 4) -> int | None:
+def whole_number(text: object, low: int, high: int, digits: int = 4, grouped: bool = False) -> int | None:
     """A whole number from `low` to `high` typed as at most `digits` digits (full-width too), else None.
 
-    Only digits count: a sign, a decimal point, a space inside or any other script's digits make it None.
+    The one reader of a typed whole number (forms, dice, levels, counts, seeds). Only digits count: a sign, a
+    decimal point, a space inside or any other script's digits make it None; `grouped` lets commas group the
+    digits (10,000 or １０，０００) where a number can be large.
     """
     folded = str(text if text is not None else "").strip().translate(FULL_WIDTH_DIGITS)
+    if grouped:
+        folded = folded.replace(",", "").replace("，", "")
     if not folded.isascii() or not folded.isdigit() or len(folded) > digits:
         return None
     number = int(folded)

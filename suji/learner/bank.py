@@ -29,7 +29,7 @@ from suji.core.caching import computed_once
 from suji.learner.families import FAMILIES
 from suji.learner.items import OPERATOR_CODES, OPERATOR_OF_CODE, Item, Route, make_item, roll_items
 from suji.rules.dice import Roll
-from suji.rules.exact import Face
+from suji.rules.language.spelling import Face
 from suji.solver.odds.space import rules_fingerprint
 from suji.solver.problems import LEVELS, certified_roll
 from suji.solver.search import solve

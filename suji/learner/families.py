@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from suji.core.i18n import N_
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES
-from suji.rules.exact import Face
+from suji.rules.language.spelling import Face
 
 PLUS_MINUS = "plus_minus"
 TIMES_FAMILY = "times"

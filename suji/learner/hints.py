@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from suji.core.i18n import N_, translate
 from suji.learner.items import Item, Route
-from suji.rules.exact import evaluate
-from suji.rules.formula import format_faces
+from suji.rules.language.evaluate import evaluate
+from suji.rules.language.printing import format_faces
 from suji.rules.scoring import formula_score, number_dice_used
 from suji.solver.hints import first_number
 from suji.solver.search import Best

@@ -52,8 +52,9 @@ from suji.learner.families import (
     mask_of,
 )
 from suji.rules.dice import OPERATOR_FACES, Roll
-from suji.rules.exact import Face
-from suji.rules.formula import format_faces
+from suji.rules.exact import Value
+from suji.rules.language.printing import format_faces
+from suji.rules.language.spelling import Face
 from suji.rules.scoring import check, formula_score, number_dice_used
 from suji.solver.search import Solution
 
@@ -175,9 +176,14 @@ def roll_of_key(key: str) -> tuple[Roll, int]:
 
 def fraction_on_the_way(faces: Sequence[Face]) -> bool:
     """Whether working the formula out passes through a value that is not whole (8÷3×12 passes 8/3)."""
-    from suji.rules.working import working  # SymPy-backed: only the bank's build asks
+    from suji.rules.exact import as_rational
+    from suji.rules.working import working
 
-    return any(not step.result.is_integer for step in working(faces).steps)
+    def whole(value: Value) -> bool:
+        rational = as_rational(value)
+        return rational is not None and rational.denominator == 1
+
+    return any(not whole(step.result) for step in working(faces).steps)
 
 
 def route_cost(route: Route, goal: int, best: int) -> float:

@@ -47,8 +47,8 @@ from suji.learner.mastery import overall_rating, reference, typical_shares
 from suji.learner.model import ItemRating, Learner, outcome, update, written_families
 from suji.learner.selection import REVIEW, ItemStats, after_answer, choose, since_spaced
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll
-from suji.rules.exact import Face
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
+from suji.rules.language.spelling import Face
 from suji.rules.scoring import check, formula_score, number_dice_used
 from suji.solver.problems import LEVELS, certified_roll
 from suji.solver.search import solve

@@ -8,9 +8,10 @@ by all lessons. `lessons()` is the one list the pages read.
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
+
+from suji.core.caching import computed_once
 
 if TYPE_CHECKING:
     from suji.lessons.lesson import Lesson
@@ -26,7 +27,7 @@ LESSON_MODULES: dict[str, str] = {
 LESSON_SLUGS: tuple[str, ...] = tuple(LESSON_MODULES)
 
 
-@cache
+@computed_once
 def lessons() -> dict[str, Lesson]:
     """Every lesson by slug (the modules are imported on first use: the Sūji lesson reads the odds)."""
     return {slug: import_module(name).LESSON for slug, name in LESSON_MODULES.items()}

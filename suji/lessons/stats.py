@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
+from suji.core.text import whole_number
 
 DEFAULT_TRIALS = 1000
 MAX_TRIALS = 100_000
@@ -43,11 +44,8 @@ def read_seed(text: object, default: int = 1) -> int:
 def _read_int(text: object, low: int, high: int, default: int, code: str) -> int:
     if text is None or (isinstance(text, str) and not text.strip()):
         return default
-    s = str(text).strip().translate(str.maketrans("０１２３４５６７８９", "0123456789")).replace(",", "")
-    if not s.isascii() or not s.isdigit() or len(s) > 12:
-        raise TrialsError(code, high)
-    value = int(s)
-    if not low <= value <= high:
+    value = whole_number(text, low, high, digits=12, grouped=True)
+    if value is None:
         raise TrialsError(code, high)
     return value
 

@@ -20,6 +20,7 @@ from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.core.nicknames import clean_nickname
+from suji.core.text import whole_number
 from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
@@ -217,7 +218,8 @@ def answer(hand: Hand, formula: str) -> tuple[Hand, CheckResult]:
     """Answer with `formula`: a valid formula closes the hand with its score after costs (0 if no target).
 
     A formula that cannot be read or uses dice that were not rolled raises GameError("invalid_formula") with
-    the checker's explanation, and the hand stays open to be fixed.
+    the checker's explanation, and the hand stays open to be fixed. The answer is kept in print (２１^2 + 4 →
+    21²+4), as the results show it.
     """
     _require_open(hand)
     if not str(formula).strip():
@@ -227,7 +229,7 @@ def answer(hand: Hand, formula: str) -> tuple[Hand, CheckResult]:
         error = result.error
         raise GameError("invalid_formula", detail=lambda lang: error.message(lang) if error else "")
     score = result.score if result.target is not None else 0
-    closed = replace(hand, status=ANSWERED, formula=str(formula), target=result.target, points=result.points,
+    closed = replace(hand, status=ANSWERED, formula=result.printed_formula or "", target=result.target, points=result.points,
                      score=score)  # fmt: skip
     return _with_best(closed), result
 
@@ -353,9 +355,10 @@ def check_count(value: object, low: int, high: int, default: int | None = None) 
     text = str(value).strip() if value is not None else ""
     if not text and default is not None:
         return default
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+    number = whole_number(text, low, high, digits=9)
+    if number is None:
         raise GameError("bad_count", low=low, high=high)
-    return int(text)
+    return number
 
 
 # ---- names ----

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations, product
@@ -11,6 +10,21 @@ from itertools import permutations, product
 from suji.core.caching import bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
+from suji.core.text import shown, whole_number
+from suji.rules.language.spelling import (  # noqa: F401 - the faces, for everything that imports the dice
+    CONSTANT_FACES,
+    DIVIDE,
+    MINUS,
+    OPERATOR_FACES,
+    PLUS,
+    ROOT,
+    SQUARE,
+    TIMES,
+    TIMES10,
+    TIMES11,
+    TIMES12,
+    operator_face,
+)
 
 # Number dice (RULES.md §1 "Dice"). There is no 0 on any die; a 6 may be read as 9.
 NUMBER_DIE_A: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
@@ -18,13 +32,8 @@ NUMBER_DIE_B: tuple[int, ...] = (1, 2, 3, 6, 7, 8)
 NUMBER_DIE_C: tuple[int, ...] = (1, 2, 3, 4, 5, 8)
 NUMBER_DICE_FACES = {"A": NUMBER_DIE_A, "B": NUMBER_DIE_B, "C": NUMBER_DIE_C}
 
-# Operator faces, printed as on the dice. These strings are the canonical names used everywhere.
-PLUS, MINUS, TIMES, DIVIDE = "+", "−", "×", "÷"
-TIMES10, TIMES11, TIMES12 = "×10", "×11", "×12"
-SQUARE, ROOT = "²", "√"
-OPERATOR_FACES: tuple[str, ...] = (PLUS, MINUS, TIMES, DIVIDE, TIMES10, TIMES11, TIMES12, SQUARE, ROOT)
-CONSTANT_FACES = {TIMES10: 10, TIMES11: 11, TIMES12: 12}
-
+# Operator dice. Their faces + − × ÷ ×10 ×11 ×12 ² √, printed as on the dice, are spelled (with every other way to
+# write them) in suji.rules.language.spelling; the names are imported here too, where the dice are.
 OPERATOR_DIE_A: tuple[str, ...] = (PLUS, PLUS, MINUS, MINUS, TIMES, DIVIDE)
 OPERATOR_DIE_B: tuple[str, ...] = (TIMES10, TIMES11, TIMES12, SQUARE, SQUARE, ROOT)
 OPERATOR_DICE_FACES = {"A": OPERATOR_DIE_A, "B": OPERATOR_DIE_B}
@@ -39,20 +48,6 @@ OPERATOR_KINDS = ("A", "A", "A", "B")
 MAX_NUMBER_DICE = 8
 MAX_OPERATOR_DICE = 6
 MAX_TARGET_DICE = 4
-
-# Ways to type an operator face (command line, API): ASCII, printed and full-width forms.
-_OPERATOR_ALIASES = {
-    "+": PLUS, "＋": PLUS, "plus": PLUS,
-    "-": MINUS, "−": MINUS, "－": MINUS, "–": MINUS, "minus": MINUS,
-    "*": TIMES, "x": TIMES, "X": TIMES, "×": TIMES, "＊": TIMES, "times": TIMES,
-    "/": DIVIDE, "÷": DIVIDE, "／": DIVIDE, "div": DIVIDE,
-    "^2": SQUARE, "²": SQUARE, "2乗": SQUARE, "sq": SQUARE, "square": SQUARE, "**2": SQUARE,
-    "sqrt": ROOT, "√": ROOT, "root": ROOT, "平方根": ROOT, "ルート": ROOT,
-}  # fmt: skip
-for _n in (10, 11, 12):
-    for _times in ("x", "X", "*", "×", "＊"):
-        _OPERATOR_ALIASES[f"{_times}{_n}"] = f"×{_n}"
-
 
 DICE_MESSAGES = {
     "unknown_operator_die": N_("“%(detail)s” is not an operator die. Use + − × ÷ ×10 ×11 ×12 ² √."),
@@ -72,7 +67,7 @@ class DiceError(SujiError):
     MESSAGES = DICE_MESSAGES
 
     def __init__(self, code: str, detail: str = "") -> None:
-        self.detail = _printable(detail)
+        self.detail = shown(detail, 20)
         super().__init__(code, detail=self.detail)
 
     def message_params(self, lang: str) -> dict:
@@ -80,38 +75,23 @@ class DiceError(SujiError):
         return {**limits, **super().message_params(lang)}
 
 
-def _printable(text: str, limit: int = 20) -> str:
-    """User text as a message may repeat it: short, with invisible or broken characters shown as U+XXXX."""
-    return "".join(
-        f"U+{ord(ch):04X}" if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text[:limit]
-    )
-
-
-def parse_operator_face(text: str) -> str:
-    """Return the canonical operator face for `text` (``x10`` → ``×10``, ``sqrt`` → ``√``)."""
-    face = _OPERATOR_ALIASES.get(str(text).strip())
+def parse_operator_face(text: object) -> str:
+    """Return the operator face a die's name stands for (``x10`` → ``×10``, ``sqrt`` → ``√``): any spelling a
+    formula may use for that die (suji.rules.language.spelling)."""
+    face = operator_face(text)
     if face is None:
         raise DiceError("unknown_operator_die", str(text))
     return face
 
 
 def parse_number_face(value: object) -> int:
-    """Return a number die face (1–9) from an int or a digit string (full-width digits allowed)."""
+    """Return a number die face (1–9) from an int or a digit (full-width too), as every reader of a number does."""
     if isinstance(value, bool):
         raise DiceError("unknown_number_die", str(value))
-    if isinstance(value, int):
-        face = value
-    else:
-        text = str(value).strip().translate(_FULLWIDTH_DIGITS)
-        if len(text) != 1 or not text.isdigit():
-            raise DiceError("unknown_number_die", str(value))
-        face = int(text)
-    if not 1 <= face <= 9:
+    face = value if isinstance(value, int) else whole_number(value, 1, 9, digits=1)
+    if face is None or not 1 <= face <= 9:
         raise DiceError("unknown_number_die", str(value))
     return face
-
-
-_FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
 def face_readings(face: int) -> tuple[int, ...]:

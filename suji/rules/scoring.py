@@ -1,32 +1,27 @@
 """Scoring a formula against a roll: the dice check, redundancy stripping, points and re-roll costs.
 
 `check` is the rules engine's front door: text in, a CheckResult out, never an exception for bad input.
+
+    text ──scan once (suji.rules.language.reader)──▶ readings ──check_dice, evaluate──▶ the value
+         ──strip_redundant (the automaton's plans, has_value)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations
-
-import sympy
 
 from suji.core.caching import bounded
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
-from suji.rules.exact import Face, Value, as_rational, evaluate, has_value, to_sympy, value_terms, value_text
-from suji.rules.formula import (
-    FormulaError,
-    Reading,
-    UsedDie,
-    constant_die,
-    format_faces,
-    pieces,
-    readings,
-)
-from suji.rules.language import DIGIT, accepts, face_class
+from suji.rules.exact import Value, as_rational
+from suji.rules.language.automaton import DIGIT, accepts, face_class
+from suji.rules.language.errors import FormulaError
+from suji.rules.language.evaluate import evaluate, has_value, value_terms
+from suji.rules.language.printing import format_faces, machine_text, pupil_text
+from suji.rules.language.reader import Reading, Scanned, UsedDie, readings, scan
+from suji.rules.language.spelling import Face, constant_die
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
@@ -163,7 +158,7 @@ class CheckResult:
     formula: str
     valid: bool
     error: FormulaError | None = None
-    exact: Value | None = None  # the value as suji.rules.exact keeps it; `value` gives it as SymPy's
+    exact: Value | None = None  # the exact value (suji.rules.exact), printed by `value_text` and `display`
     target: int | None = None
     dice: tuple[UsedDie, ...] = ()
     kept: tuple[int, ...] = ()
@@ -187,22 +182,28 @@ class CheckResult:
     def scored_formula(self) -> str:
         return format_faces([self.dice[i].face for i in self.kept])
 
-    @cached_property
-    def value(self) -> sympy.Expr | None:
-        """The exact value as a SymPy number (Integer, Rational, sums of surds), or None without one."""
-        return to_sympy(self.exact) if self.exact is not None else None
+    @property
+    def printed_formula(self) -> str | None:
+        """The formula as read, in print (３＋５６x８ → 3+56×8), or None when it could not be read."""
+        return format_faces([d.face for d in self.dice]) if self.valid else None
 
     @property
     def value_text(self) -> str | None:
-        """The value as SymPy prints it (446, 1/3, 2*sqrt(2)), or None without one."""
-        return value_text(self.exact) if self.exact is not None else None
+        """The value in machine form, as SymPy prints it (446, 1/3, 2*sqrt(2)), or None without one."""
+        return machine_text(self.exact) if self.exact is not None else None
+
+    @property
+    def display(self) -> str | None:
+        """The value as a pupil reads it everywhere (446, 1/3, 2√2, 3+√2), or None without one."""
+        return pupil_text(self.exact) if self.exact is not None else None
 
     def to_dict(self, lang: str = "en") -> dict:
-        """Exactly the object `suji check --json` prints."""
+        """Exactly the object `suji check --json` prints: `value` in machine form, `display` the pupil's."""
         return {
             "valid": self.valid,
             "error": self.error.to_dict(lang) if self.error else None,
             "value": self.value_text,
+            "display": self.display,
             "target": self.target,
             "scored_formula": self.scored_formula if self.valid else None,
             "scored_tokens": self.scored_tokens,
@@ -240,26 +241,31 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     )
 
 
-def check(formula: str, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> CheckResult:
-    """Check a formula text against a roll and score it; bad input gives an invalid result, never an exception.
+def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> CheckResult:
+    """Check a formula text (or its scan) against a roll and score it; bad input gives an invalid result, never an
+    exception.
 
     Text that can be read more than one way (23×11: the ×11 die, or × and two 1 dice) is tried every way that
     the roll allows, and the best-scoring valid reading counts. When none is valid, the error shown is that of
     the first reading tried (the constant die first when the roll has one).
     """
-    if not isinstance(formula, str):
-        formula = str(formula)
+    scanned = (
+        formula
+        if isinstance(formula, Scanned)
+        else scan(formula if isinstance(formula, str) else str(formula))
+    )
+    text = scanned.text
     if rerolled < 0 or set_faces < 0:
         raise ValueError("costs cannot be negative")
     constants = sum(1 for f in roll.operator_dice if f in CONSTANT_FACES)
     best: CheckResult | None = None
     first_error: FormulaError | None = None
     try:
-        for reading in readings(formula, constant_dice=constants):
+        for reading in readings(scanned, constant_dice=constants):
             try:
                 if isinstance(reading, FormulaError):
                     raise reading
-                result = _score_reading(formula, reading, roll, rerolled, set_faces)
+                result = _score_reading(text, reading, roll, rerolled, set_faces)
             except FormulaError as error:
                 first_error = first_error or error
                 continue
@@ -274,15 +280,13 @@ def check(formula: str, roll: Roll, rerolled: int = 0, set_faces: int = 0) -> Ch
         return best
     assert first_error is not None
     if first_error.code == "zero" and constants == 0:
-        first_error = _missing_constant_die(formula, roll) or first_error
-    return CheckResult(
-        formula=formula, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces
-    )
+        first_error = _missing_constant_die(scanned, roll) or first_error
+    return CheckResult(formula=text, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces)
 
 
-def _missing_constant_die(formula: str, roll: Roll) -> FormulaError | None:
+def _missing_constant_die(scanned: Scanned, roll: Roll) -> FormulaError | None:
     """For "21×10" and a roll without a ×10 die: "there is no ×10 die" says more than "no die shows 0"."""
-    for reading in readings(formula, constant_dice=None):
+    for reading in readings(scanned, constant_dice=None):
         if isinstance(reading, Reading):
             try:
                 check_dice(reading.dice, roll)
@@ -300,10 +304,12 @@ UNFINISHED = N_("Keep going: the formula is not finished yet.")
 def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
     """What the formula box shows while a formula is built: its exact value, a mistake, or "keep going".
 
-    A formula that only lacks its next die (it ends with an operator or a √) is unfinished, not wrong.
+    A formula that only lacks its next die (it ends with an operator or a √) is unfinished, not wrong. The text is
+    scanned once; the check and the dice it uses both read that scan.
     """
-    result = check(formula, roll)
-    dice = dice_in_text(formula, roll)
+    scanned = scan(formula)
+    result = check(scanned, roll)
+    dice = dice_in_text(scanned, roll)
     if result.error is not None and result.error.unfinished_in(formula):
         # Unfinished only if the dice so far were rolled: "5÷2+" without a + die is a mistake already.
         try:
@@ -313,14 +319,14 @@ def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
     data = result.to_dict(lang)
     unfinished = result.error is not None and result.error.unfinished_in(formula)
     return {
-        "valid": data["valid"], "value": data["value"], "display": pretty_value(result),
+        "valid": data["valid"], "value": data["value"], "display": data["display"],
         "target": data["target"], "error": None if unfinished else data["error"],
         "unfinished": unfinished, "message": translate(UNFINISHED, lang) if unfinished else None,
         "dice": [{"start": p["start"], "end": p["end"], "die": p["die"]} for p in dice],
     }  # fmt: skip
 
 
-def dice_in_text(text: str, roll: Roll) -> list[dict]:
+def dice_in_text(text: str | Scanned, roll: Roll) -> list[dict]:
     """Which rolled die each piece of a formula being written stands for, as the checker would read it.
 
     [{"start", "end", "die", "face"}] with die "n0"… (the roll's number dice in order) or "o0"… (its operator
@@ -338,7 +344,7 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
                 return index
         return None
 
-    found = pieces(text)
+    found = (text if isinstance(text, Scanned) else scan(text)).pieces
     out = []
     i = 0
     while i < len(found):
@@ -364,14 +370,3 @@ def dice_in_text(text: str, roll: Roll) -> list[dict]:
         out.append({"start": piece.start, "end": piece.end, "die": die, "face": piece.face})
         i += 1
     return out
-
-
-_SQRT = re.compile(r"sqrt\((\d+)\)")
-
-
-def pretty_value(result: CheckResult) -> str | None:
-    """The exact value as printed for pupils: 2×√3, 3/2, −1 + √5 (SymPy's text with the dice's symbols)."""
-    if result.value is None:
-        return None
-    text = _SQRT.sub(r"√\1", str(result.value))
-    return text.replace("sqrt", "√").replace("*", "×").replace("-", "−")

@@ -1,40 +1,36 @@
 """Show the working: the steps of evaluating a formula, one operation a step, with exact intermediate values.
 
 A pupil who writes 2+3×4 and expects 20 learns nothing from "14"; the lines 2+3×4 → 2+12 → 14 show where the
-20 went wrong. Data flows one way: die faces → a reading of the formula's structure (terms, factors, the dice
-between them; the faces are validated by suji.rules.exact first) → steps in the order of RULES.md §1 "Formula",
-each rewriting one stretch of the current line into a single value → a Working, which `to_dict` turns into
-JSON for a page (values as text in the dice's symbols, each line as parts so the new part can be highlighted).
+20 went wrong. The steps are the evaluator's own record (suji.rules.language.evaluate.Trace): the working is how
+the value was worked out, not a second working-out. Data flows one way: die faces → the evaluator's steps, in
+the order of RULES.md §1 "Formula" → lines of parts, each step rewriting one stretch of the line into its value
+→ a Working, which `to_dict` turns into JSON for a page (values in the pupil's spelling, each line as parts so
+the new part can be highlighted; the machine's spelling of each result beside it).
 
-The order of the steps, the same precedence suji.rules.exact and the SymPy checker use:
+The order of the steps, the same precedence as the evaluator's:
 1. "number": digits side by side become one number (2 6 → 26); a single digit needs no step.
-2. ² and √ on their own numbers, factor by factor from left to right.
+2. ² and √ on their own numbers, factor by factor from left to right (√n²: ² first, then √).
 3. × ÷ ×10 ×11 ×12 from left to right within each term, terms from left to right.
 4. the leading − sign, which negates the first term only.
 5. + and − from left to right.
-
-Values are exact: internally sums of rational multiples of square roots of squarefree integers (suji.rules.exact's
-Value), and to the outside SymPy numbers built from ints (Rational, sqrt of an Integer), never from text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-
-import sympy
 
 from suji.core.i18n import N_, translate
-from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, OPERATOR_FACES, PLUS, ROOT, SQUARE, TIMES
-from suji.rules.exact import Face, Value, is_formula, squarefree_split, to_sympy
-from suji.rules.formula import format_faces
+from suji.rules.exact import Value, rational_value
+from suji.rules.language.evaluate import NUMBER, PHASES, Step, traced
+from suji.rules.language.printing import format_faces, machine_text, pupil_text
+from suji.rules.language.spelling import CONSTANT_FACES, DIVIDE, OPERATOR_FACES, ROOT, SQUARE, Face
 
-NUMBER = "number"  # the op of a step that joins digits into one number (every other op is a die face)
+__all__ = ["NUMBER", "PHASES", "REASONS", "Part", "Working", "WorkingStep", "checked_working", "working"]
+
 TEXT_MINUS = "−"  # U+2212, as printed on the dice: values never show an ASCII hyphen
 
-# The phases of RULES.md §1 in the order they are worked, each with the one-line reason a page may show.
-PHASES = ("number", "power", "product", "sign", "sum")
+# The one-line reason a page may show for each phase.
 REASONS = {
     "number": N_("Digits side by side make one number."),
     "power": N_("² and √ belong to their own number: work them out first."),
@@ -44,115 +40,18 @@ REASONS = {
 }
 
 
-# ---- exact values --------------------------------------------------------------------------------------
+# ---- values in a line --------------------------------------------------------------------------------------
 
 
-def _value(d: dict[int, Fraction]) -> Value:
-    """The canonical Value of radicand → coefficient: sorted, squarefree, no zero coefficients."""
-    return tuple((r, c) for r, c in sorted(d.items()) if c)
-
-
-def _int(n: int) -> Value:
-    return _value({1: Fraction(n)})
-
-
-def _mul(a: Value, b: Value) -> Value:
-    out: dict[int, Fraction] = {}
-    for r1, c1 in a:
-        for r2, c2 in b:
-            k, r = squarefree_split(r1 * r2)  # √r1·√r2 = k√r
-            out[r] = out.get(r, Fraction(0)) + c1 * c2 * k
-    return _value(out)
-
-
-def _div(a: Value, b: Value) -> Value:
-    # A divisor is always one factor (n, n², √n), so a monomial c√r, and 1/(c√r) = (1/(c·r))·√r.
-    if len(b) != 1:
-        raise ValueError("the divisor must be a single term")  # zero, or a sum: no formula divides by one
-    ((r, c),) = b
-    return _mul(a, ((r, 1 / (c * r)),))
-
-
-def _add(a: Value, b: Value, sign: int = 1) -> Value:
-    out = dict(a)
-    for r, c in b:
-        out[r] = out.get(r, Fraction(0)) + sign * c
-    return _value(out)
-
-
-def _sqrt(a: Value) -> Value:
-    # √ only ever roots a number or a squared number: a positive integer.
-    ((r, c),) = a
-    assert r == 1 and c.denominator == 1 and c > 0
-    k, rest = squarefree_split(c.numerator)
-    return ((rest, Fraction(k)),)
-
-
-def _surds(value: sympy.Expr | int | Fraction) -> Value:
-    """Read a SymPy number of the form Σ q·√r (q rational, r a positive integer) back into a Value."""
-    if isinstance(value, bool):
-        raise TypeError("a value is a number, not a bool")
-    if isinstance(value, int | Fraction):
-        return _value({1: Fraction(value)})
-    out: dict[int, Fraction] = {}
-    for term in sympy.Add.make_args(value):
-        coeff, rest = term.as_coeff_Mul()
-        if not coeff.is_Rational:
-            raise ValueError(f"not a value a formula can have: {value}")
-        if rest == 1:
-            radicand = 1
-        elif rest.is_Pow and rest.exp == sympy.S.Half and rest.base.is_Integer and rest.base > 0:
-            radicand = int(rest.base)
-        else:
-            raise ValueError(f"not a value a formula can have: {value}")
-        k, r = squarefree_split(radicand)
-        out[r] = out.get(r, Fraction(0)) + Fraction(int(coeff.p), int(coeff.q)) * k
-    return _value(out)
-
-
-# ---- printing ------------------------------------------------------------------------------------------
-
-
-def _monomial_text(r: int, c: Fraction) -> str:
-    """|c|·√r without its sign: 7/2, √2, 2√2, 3√2/2 (the denominator last, as a pupil writes it)."""
-    p, q = abs(c.numerator), c.denominator
-    if r == 1:
-        text = str(p)
-    else:
-        text = f"√{r}" if p == 1 else f"{p}√{r}"
-    return text if q == 1 else f"{text}/{q}"
-
-
-def pretty(value: sympy.Expr | int | Fraction) -> str:
-    """A value as the app prints it: 14, 7/2, 2√2, 3√2/2, 3+√2, −7/2, 1−√2 (no spaces, the dice's symbols).
-
-    A surd with a fraction is written 3√2/2, never (3/2)√2: read by the game's own rules (√ roots only the
-    number after it, left to right) 3√2/2 is 3×√2÷2, the right value, and no parentheses are needed. The
-    rational part comes first, then the surds by increasing radicand, as SymPy orders them.
-    """
-    terms = _surds(value)
-    if not terms:
-        return "0"
-    parts = []
-    for k, (r, c) in enumerate(terms):
-        if c < 0:
-            parts.append(TEXT_MINUS)
-        elif k:
-            parts.append(PLUS)
-        parts.append(_monomial_text(r, c))
-    return "".join(parts)
-
-
-def _is_plain(value: sympy.Expr) -> bool:
+def _is_plain(value: Value) -> bool:
     """A positive integer or a bare √n: text that reads the same in any place of a line."""
-    terms = _surds(value)
-    if len(terms) != 1:
+    if len(value) != 1:
         return False
-    ((r, c),) = terms
+    ((r, c),) = value
     return c > 0 and c.denominator == 1 and (r == 1 or c == 1)
 
 
-def _needs_brackets(value: sympy.Expr, before: str | None) -> bool:
+def _needs_brackets(value: Value, before: str | None) -> bool:
     """Whether a value standing after the face `before` (None: at the start) must be bracketed to read right.
 
     Only a value at the start of a line may be negative or a sum; after ÷, 2√2 or 7/2 would be read by the
@@ -160,20 +59,19 @@ def _needs_brackets(value: sympy.Expr, before: str | None) -> bool:
     """
     if before is None:
         return False
-    terms = _surds(value)
-    if len(terms) != 1 or terms[0][1] < 0:
+    if len(value) != 1 or value[0][1] < 0:
         return True
     return before == DIVIDE and not _is_plain(value)
 
 
-def _shown(value: sympy.Expr, before: str | None) -> str:
-    text = pretty(value)
+def _in_line(value: Value, before: str | None) -> str:
+    text = pupil_text(value)
     return f"({text})" if _needs_brackets(value, before) else text
 
 
-def _operand(value: sympy.Expr) -> str:
+def _operand(value: Value) -> str:
     """A value as the operand of ² or √ in a step's text: bracketed unless an integer or a bare √n."""
-    text = pretty(value)
+    text = pupil_text(value)
     return text if _is_plain(value) else f"({text})"
 
 
@@ -188,13 +86,13 @@ class Part:
     """
 
     span: tuple[int, int]
-    value: sympy.Expr | None = None
+    value: Value | None = None
     face: str | None = None
 
     @property
     def text(self) -> str:
-        """The value printed by `pretty`, or the operator face."""
-        return pretty(self.value) if self.value is not None else str(self.face)
+        """The value in the pupil's spelling, or the operator face."""
+        return pupil_text(self.value) if self.value is not None else str(self.face)
 
 
 def _line_texts(parts: Sequence[Part]) -> list[str]:
@@ -204,8 +102,7 @@ def _line_texts(parts: Sequence[Part]) -> list[str]:
         if part.value is None:
             texts.append(str(part.face))
         else:
-            before = parts[k - 1].face if k else None
-            texts.append(_shown(part.value, before))
+            texts.append(_in_line(part.value, parts[k - 1].face if k else None))
     return texts
 
 
@@ -223,18 +120,13 @@ def _parts_dict(parts: Sequence[Part], changed: int | None) -> list[dict]:
 
 @dataclass(frozen=True)
 class WorkingStep:
-    """One operation: `op` (a die face, or NUMBER for joining digits) on exact `operands` gives `result`.
-
-    `span` is the stretch of the formula's faces this step's result stands for (start inclusive, end
-    exclusive); `parts` is the whole line after the step, in which `parts[changed]` is the result.
-    Operands: "number" the digits; ², √, the leading − and ×10/×11/×12 the one value they act on; + − × ÷
-    the values left and right of the die.
-    """
+    """One operation of the evaluation (`op`, `phase`, `operands`, `result`, `span`: see Step) and the whole
+    line after it: `parts`, in which `parts[changed]` is the result."""
 
     op: str
     phase: str
-    operands: tuple[sympy.Expr, ...]
-    result: sympy.Expr
+    operands: tuple[Value, ...]
+    result: Value
     span: tuple[int, int]
     parts: tuple[Part, ...]
     changed: int
@@ -247,34 +139,35 @@ class WorkingStep:
     @property
     def text(self) -> str:
         """The step as pure maths: 2 6 → 26, 21² = 441, √8 = 2√2, 3 × 4 = 12, −(12) = −12, 2 + 12 = 14."""
-        result = pretty(self.result)
+        result = pupil_text(self.result)
         if self.op == NUMBER:
-            return f"{' '.join(pretty(d) for d in self.operands)} → {result}"
+            return f"{' '.join(pupil_text(d) for d in self.operands)} → {result}"
         if self.op == SQUARE:
             return f"{_operand(self.operands[0])}² = {result}"
         if self.op == ROOT:
             return f"√{_operand(self.operands[0])} = {result}"
         if self.phase == "sign":
-            return f"{TEXT_MINUS}({pretty(self.operands[0])}) = {result}"
-        left = pretty(self.operands[0])
-        if len(_surds(self.operands[0])) > 1:
+            return f"{TEXT_MINUS}({pupil_text(self.operands[0])}) = {result}"
+        left = pupil_text(self.operands[0])
+        if len(self.operands[0]) > 1:
             left = f"({left})"  # a sum (only in the + − phase) reads as one value in brackets: (3+√2) + 1
         if self.op in CONSTANT_FACES:
             return f"{left} × {CONSTANT_FACES[self.op]} = {result}"
-        return f"{left} {self.op} {_shown(self.operands[1], self.op)} = {result}"
+        return f"{left} {self.op} {_in_line(self.operands[1], self.op)} = {result}"
 
     def reason(self, lang: str = "en") -> str:
         """Why this step comes now (one line for the pupil, translated)."""
         return translate(REASONS[self.phase], lang)
 
     def to_dict(self, lang: str = "en") -> dict:
-        """The step as JSON-ready data: values as `pretty` text, SymPy's text of the result beside it."""
+        """The step as JSON-ready data: values in the pupil's spelling, the machine's spelling of the result beside
+        it (`result_sympy`: the text SymPy prints for it)."""
         return {
             "op": self.op,
             "phase": self.phase,
-            "operands": [pretty(v) for v in self.operands],
-            "result": pretty(self.result),
-            "result_sympy": str(self.result),
+            "operands": [pupil_text(v) for v in self.operands],
+            "result": pupil_text(self.result),
+            "result_sympy": machine_text(self.result),
             "span": list(self.span),
             "text": self.text,
             "reason": self.reason(lang),
@@ -291,7 +184,7 @@ class Working:
     faces: tuple[Face, ...]
     start: tuple[Part, ...]
     steps: tuple[WorkingStep, ...]
-    value: sympy.Expr
+    value: Value
 
     @property
     def formula(self) -> str:
@@ -310,90 +203,28 @@ class Working:
             "lines": self.lines,
             "start_parts": _parts_dict(self.start, None),
             "steps": [step.to_dict(lang) for step in self.steps],
-            "value": pretty(self.value),
-            "value_sympy": str(self.value),
+            "value": pupil_text(self.value),
+            "value_sympy": machine_text(self.value),
         }
 
 
-# ---- reading the structure -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Factor:
-    """[√] digits [²]: the index of the √ (or None), the span of the digits, the index of the ² (or None)."""
-
-    root: int | None
-    digits: tuple[int, int]
-    square: int | None
-
-    @property
-    def start(self) -> int:
-        return self.digits[0] if self.root is None else self.root
-
-    @property
-    def end(self) -> int:
-        return self.digits[1] if self.square is None else self.square + 1
-
-
-@dataclass(frozen=True)
-class _Link:
-    """A die after the first factor of a term: × or ÷ with the factor after it, or a constant die (no factor)."""
-
-    face: str
-    index: int
-    factor: _Factor | None
-
-
-@dataclass(frozen=True)
-class _Term:
-    start: int
-    end: int
-    first: _Factor
-    links: tuple[_Link, ...]
-
-
-def _read_factor(faces: Sequence[Face], i: int) -> tuple[_Factor, int]:
-    root = None
-    if faces[i] == ROOT:
-        root, i = i, i + 1
-    start = i
-    while i < len(faces) and type(faces[i]) is int:
-        i += 1
-    square = None
-    if i < len(faces) and faces[i] == SQUARE:
-        square, i = i, i + 1
-    return _Factor(root, (start, i if square is None else square), square), i
-
-
-def _read(faces: Sequence[Face]) -> tuple[bool, list[_Term], list[int]]:
-    """The sign (whether the formula starts with −), the terms, and the indexes of the + − dice between them.
-
-    Only called on faces that suji.rules.exact accepts, so every read below finds what the grammar promises.
-    """
-    n = len(faces)
-    signed = faces[0] == MINUS
-    i = 1 if signed else 0
-    terms: list[_Term] = []
-    addops: list[int] = []
-    while True:
-        start = i
-        first, i = _read_factor(faces, i)
-        links: list[_Link] = []
-        while i < n and faces[i] not in (PLUS, MINUS):
-            face = faces[i]
-            assert isinstance(face, str)
-            if face in CONSTANT_FACES:
-                links.append(_Link(face, i, None))
-                i += 1
-            else:
-                factor, j = _read_factor(faces, i + 1)
-                links.append(_Link(face, i, factor))
-                i = j
-        terms.append(_Term(start, i, first, tuple(links)))
-        if i == n:
-            return signed, terms, addops
-        addops.append(i)
-        i += 1
+def _lines(faces: tuple[Face, ...], steps: Sequence[Step]) -> tuple[tuple[Part, ...], list[WorkingStep]]:
+    """The line before any step (one part a die) and each step with the line after it: a step's result replaces
+    exactly the parts that cover its span (the earlier steps inside the span have already merged them)."""
+    parts = [
+        Part((k, k + 1), value=rational_value(f)) if type(f) is int else Part((k, k + 1), face=str(f))
+        for k, f in enumerate(faces)
+    ]
+    start = tuple(parts)
+    shown: list[WorkingStep] = []
+    for step in steps:
+        first = next(k for k, p in enumerate(parts) if p.span[0] == step.span[0])
+        last = next(k for k, p in enumerate(parts) if p.span[1] == step.span[1])
+        parts[first : last + 1] = [Part(step.span, value=step.result)]
+        shown.append(
+            WorkingStep(step.op, step.phase, step.operands, step.result, step.span, tuple(parts), first)
+        )
+    return start, shown
 
 
 def _check_faces(faces: Sequence[Face]) -> tuple[Face, ...]:
@@ -403,105 +234,21 @@ def _check_faces(faces: Sequence[Face]) -> tuple[Face, ...]:
             (isinstance(face, int) and 1 <= face <= 9) or (isinstance(face, str) and face in OPERATOR_FACES)
         ):
             raise ValueError(f"not a die face: {face!r}")
-    if not is_formula(faces):
-        raise ValueError(f"not a formula: {format_faces(faces)}")
     return faces
-
-
-class _Board:
-    """The line being worked: parts that steps merge, and the steps recorded so far."""
-
-    def __init__(self, faces: tuple[Face, ...]) -> None:
-        self.parts = [
-            Part((k, k + 1), value=sympy.Integer(f)) if type(f) is int else Part((k, k + 1), face=str(f))
-            for k, f in enumerate(faces)
-        ]
-        self.start = tuple(self.parts)
-        self.steps: list[WorkingStep] = []
-
-    def step(
-        self, op: str, phase: str, operands: Sequence[Value], result: Value, span: tuple[int, int]
-    ) -> None:
-        # A step's result replaces exactly the parts that cover its span: the earlier steps inside the span
-        # have already merged them into values, with the dice still between them.
-        first = next(k for k, p in enumerate(self.parts) if p.span[0] == span[0])
-        last = next(k for k, p in enumerate(self.parts) if p.span[1] == span[1])
-        value = to_sympy(result)
-        self.parts[first : last + 1] = [Part(span, value=value)]
-        self.steps.append(
-            WorkingStep(
-                op, phase, tuple(to_sympy(v) for v in operands), value, span, tuple(self.parts), first
-            )
-        )
 
 
 def working(faces: Sequence[Face]) -> Working:
     """The steps of evaluating a formula of die faces (digits 1–9, operators as printed on the dice).
 
-    Raises ValueError when the faces are not a formula (suji.rules.exact.is_formula decides).
+    Raises ValueError when the faces are not a formula (the evaluator decides).
     """
     faces = _check_faces(faces)
-    signed, terms, addops = _read(faces)
-    board = _Board(faces)
-    factors = [f for t in terms for f in (t.first, *(link.factor for link in t.links)) if f is not None]
-
-    def digits_value(factor: _Factor) -> int:
-        return int("".join(str(faces[k]) for k in range(*factor.digits)))
-
-    # 1. numbers of several dice
-    for factor in factors:
-        s, e = factor.digits
-        if e - s > 1:
-            digits = [_int(int(faces[k])) for k in range(s, e)]  # type: ignore[arg-type]
-            board.step(NUMBER, "number", digits, _int(digits_value(factor)), (s, e))
-
-    # 2. ² and √, factor by factor. In √n² the ² is applied first and √ then roots n² (as the SymPy checker,
-    # suji.rules.formula.SympyBuilder, builds it; suji.rules.exact takes √n² as n outright, the same value). So √9² is
-    # √81 = 9, and ²'s step never has a surd to square.
-    values: dict[_Factor, Value] = {}
-    for factor in factors:
-        value = _int(digits_value(factor))
-        if factor.square is not None:
-            squared = _mul(value, value)
-            board.step(SQUARE, "power", [value], squared, (factor.digits[0], factor.square + 1))
-            value = squared
-        if factor.root is not None:
-            rooted = _sqrt(value)
-            board.step(ROOT, "power", [value], rooted, (factor.root, factor.end))
-            value = rooted
-        values[factor] = value
-
-    # 3. × ÷ and the constant dice, left to right in each term: a constant multiplies everything before it
-    # in its term (2÷11×11 is (2÷11)×11), exactly like a × die followed by its number.
-    term_values = []
-    for term in terms:
-        acc = values[term.first]
-        for link in term.links:
-            if link.factor is None:
-                result = _mul(acc, _int(CONSTANT_FACES[link.face]))
-                board.step(link.face, "product", [acc], result, (term.start, link.index + 1))
-            else:
-                right = values[link.factor]
-                result = _mul(acc, right) if link.face == TIMES else _div(acc, right)
-                board.step(link.face, "product", [acc, right], result, (term.start, link.factor.end))
-            acc = result
-        term_values.append(acc)
-
-    # 4. the sign negates the first term only (−2² is −4, −3+5 is 2): its span starts at the − die.
-    if signed:
-        negated = _mul(term_values[0], _int(-1))
-        board.step(MINUS, "sign", [term_values[0]], negated, (0, terms[0].end))
-        term_values[0] = negated
-
-    # 5. + and −, left to right.
-    total = term_values[0]
-    for index, term, value in zip(addops, terms[1:], term_values[1:], strict=True):
-        face = str(faces[index])
-        result = _add(total, value, 1 if face == PLUS else -1)
-        board.step(face, "sum", [total, value], result, (0, term.end))
-        total = result
-
-    return Working(faces, board.start, tuple(board.steps), to_sympy(total))
+    found = traced(faces)
+    if found is None:
+        raise ValueError(f"not a formula: {format_faces(faces)}")
+    value, steps = found
+    start, shown = _lines(faces, steps)
+    return Working(faces, start, tuple(shown), value)
 
 
 def checked_working(result: object, lang: str = "en", roll: object = None) -> dict | None:

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from suji.core.i18n import N_, translate
 from suji.rules.dice import Roll
-from suji.rules.formula import FormulaError, prefix_readings
+from suji.rules.language.errors import FormulaError
+from suji.rules.language.reader import prefix_readings
 from suji.rules.scoring import check_dice, formula_score
 from suji.solver.search import Best, Solution, solve
 

@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from suji.rules.dice import Roll, face_readings, faces_for_digit
-from suji.rules.exact import Face, as_rational, evaluate
-from suji.rules.language import ACCEPTING, DIGIT, START, TRANSITIONS
+from suji.rules.exact import as_rational
+from suji.rules.language.automaton import ACCEPTING, DIGIT, START, TRANSITIONS
+from suji.rules.language.evaluate import evaluate
+from suji.rules.language.spelling import Face
 from suji.rules.scoring import formula_score, strip_redundant
 
 
@@ -51,7 +53,7 @@ def all_formulas(roll: Roll, allowed: frozenset[str] | None = None) -> Iterator[
             operators[face] += 1
 
     def walk(state: int) -> Iterator[tuple[Face, ...]]:
-        # The formula language's own automaton (suji.rules.formula) says which die may come next.
+        # The formula language's own automaton (suji.rules.language.automaton) says which die may come next.
         if state in ACCEPTING:
             yield tuple(faces)
         for move, nxt in TRANSITIONS[state].items():

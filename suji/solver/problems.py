@@ -21,9 +21,9 @@ from suji.core.errors import SujiError
 from suji.core.i18n import N_
 from suji.core.text import FULL_WIDTH_DIGITS, clean_line, quoted_chars, unprintable_chars
 from suji.rules.dice import Roll, roll_standard
-from suji.solver.search import LEVEL_OPERATORS, Solution, solve
+from suji.solver.levels import LEVEL_OPERATORS, LEVELS
+from suji.solver.search import Solution, keep_solution, solve
 
-LEVELS = (1, 2, 3)
 MIXED = "mixed"  # the level of a set whose problems each get a level 1, 2 or 3 from the seed
 Level = int | str  # 1, 2, 3 or MIXED
 VERSION_LABELS = "ABCDEF"  # one letter per version of a problem set (a sheet's, a class's)
@@ -53,7 +53,11 @@ class Problem:
 
 
 def certified_roll(level: int, seed: int | str | random.Random | None = None) -> Problem:
-    """A standard roll that can make a target with the operators of `level`, from a seed (reproducible)."""
+    """A standard roll that can make a target with the operators of `level`, from a seed (reproducible).
+
+    The solution it was certified with is kept as the solver's answer at that level (`solve_at_level`), so the
+    drill that shows the roll does not solve it again.
+    """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -63,6 +67,7 @@ def certified_roll(level: int, seed: int | str | random.Random | None = None) ->
             continue
         solution = solve(roll, LEVEL_OPERATORS[level])
         if solution.best:
+            keep_solution(solution, level)
             return Problem(roll, level, solution)
     raise RuntimeError("no solvable roll found")  # pragma: no cover - every level finds one in a few tries
 

@@ -23,29 +23,17 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from suji.core.caching import bounded
+from suji.core.caching import LruDict, bounded
 from suji.rules.dice import (
-    CONSTANT_FACES,
-    DIVIDE,
-    MINUS,
     OPERATOR_FACES,
-    PLUS,
     ROOT,
-    SQUARE,
-    TIMES,
     Roll,
 )
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
 from suji.rules.scoring import OPERATOR_POINTS, CheckResult, check, formula_score
+from suji.solver.levels import LEVEL_OPERATORS, LEVELS  # noqa: F401 - the solver's levels, read here too
 from suji.solver.sums import Picked, find_hits, find_sums, spell_sum
 from suji.solver.terms import FIELD, DiceCounts, Faces, terms_for
-
-# Operators allowed at each drill level: 1 (+ −), 2 (and × ÷ ×10 ×11 ×12), 3 (and ² √).
-LEVEL_OPERATORS: dict[int, frozenset[str]] = {
-    1: frozenset({PLUS, MINUS}),
-    2: frozenset({PLUS, MINUS, TIMES, DIVIDE, *CONSTANT_FACES}),
-    3: frozenset({PLUS, MINUS, TIMES, DIVIDE, *CONSTANT_FACES, SQUARE, ROOT}),
-}
 
 
 @dataclass(frozen=True)
@@ -279,7 +267,8 @@ def _hits_by_enumeration(
     roll: Roll, allowed: frozenset[str] | None, targets: set[int] | None = None
 ) -> dict[int, set[Faces]]:
     """Every formula making a target, by listing all formulas (custom dice the fast path does not cover)."""
-    from suji.rules.exact import as_rational, evaluate
+    from suji.rules.exact import as_rational
+    from suji.rules.language.evaluate import evaluate
     from suji.solver.listing import all_formulas
 
     targets = set(roll.targets) if targets is None else targets
@@ -291,16 +280,31 @@ def _hits_by_enumeration(
     return hits
 
 
-@bounded("solve_at_level")  # a drill's roll is asked for hints, tracks and its result page in turn
+# The solver's answers for drill rolls: a drill's roll is asked for hints, tracks and its result page in turn, and
+# a certified roll (suji.solver.problems) brings the answer it was certified with.
+_SOLVED: LruDict[tuple[Roll, int | None], Solution] = LruDict("solve_at_level")
+
+
 def solve_at_level(roll: Roll, level: int | None = None) -> Solution:
     """The solver's answer for a roll, with only the operators of a drill `level` (None: every operator).
 
     Kept for the hints, "still on track?" and the check page that follow: a drill's hints and best answer
     never use an operator its level leaves out.
     """
-    return solve(roll, LEVEL_OPERATORS[level] if level is not None else None)
+    key = (roll, level)
+    found = _SOLVED.get(key)
+    if found is None:
+        found = solve(roll, LEVEL_OPERATORS[level] if level is not None else None)
+        _SOLVED.put(key, found)
+    return found
 
 
+def keep_solution(solution: Solution, level: int | None) -> None:
+    """Keep a solution worked out elsewhere (a certified roll's) as `solve_at_level(solution.roll, level)`."""
+    _SOLVED.put((solution.roll, level), solution)
+
+
+@bounded("best_answer")  # the drill's result page shows it after every check of the same roll
 def best_answer(roll: Roll, level: int | None = None) -> CheckResult | None:
     """One best-scoring formula for the roll at a level, checked like the student's (None: no target)."""
     top = solve_at_level(roll, level).top

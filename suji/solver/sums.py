@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from itertools import permutations, product
 
 from suji.rules.dice import MINUS, PLUS
-from suji.rules.exact import Face, Rational, q_add, q_float, q_neg
+from suji.rules.exact import Rational, q_add, q_float, q_neg
+from suji.rules.language.spelling import Face
 from suji.solver.terms import DiceCounts, Faces, Terms
 
 # A term picked for a sum: (sign, usage code, value).
@@ -45,9 +46,11 @@ def term_groups(terms: Terms) -> list[TermGroup]:
     groups = []
     for usage in sorted(terms.by_usage):
         values = terms.by_usage[usage]
-        floats = [v if type(v) is int else v[0] / v[1] for v in values]
-        whole = sorted(v for v in values if type(v) is int)
+        whole = sorted([v for v in values if type(v) is int])
         fractions = [v for v in values if type(v) is not int]
+        floats = [v[0] / v[1] for v in fractions]
+        if whole:
+            floats += (whole[0], whole[-1])
         groups.append(TermGroup(usage, values, min(floats) - 1e-6, max(floats) + 1e-6, whole, fractions))
     return groups
 
@@ -84,7 +87,11 @@ class _SumSearch:
         self.many = len(targets)  # more values in range than targets: try the targets instead
         self.most_terms = 1 + dice.plus + dice.minus
         self.groups = term_groups(terms)
-        self._compatible: dict[int, list[int]] = {}
+        self._compatible: list[list[int] | None] = [None] * len(self.groups)
+        # fits[p][q]: whether p positive and q negative terms fit the sign dice (looked up, not worked out, in
+        # the search's innermost loop).
+        most = self.most_terms + 1
+        self.fits = [[self.fits_signs(p, q) for q in range(most + 1)] for p in range(most + 1)]
 
     def run(self) -> None:
         for i, group in enumerate(self.groups):
@@ -104,11 +111,11 @@ class _SumSearch:
     def compatible_with(self, i: int) -> list[int]:
         """The groups j ≥ i whose dice fit beside group i's (a term may repeat if the dice allow); worked out on
         first use, since a roll without + or − dice never needs them."""
-        found = self._compatible.get(i)
+        found = self._compatible[i]
         if found is None:
-            usage, bias, high = self.groups[i].usage, self.bias, self.high
+            usage, bias, high, groups = self.groups[i].usage, self.bias, self.high, self.groups
             found = self._compatible[i] = [
-                j for j in range(i, len(self.groups)) if not (usage + self.groups[j].usage + bias) & high
+                j for j in range(i, len(groups)) if not (usage + groups[j].usage + bias) & high
             ]
         return found
 
@@ -116,43 +123,81 @@ class _SumSearch:
              hi: float) -> None:  # fmt: skip
         """Evaluate the multiset `chosen` (p positive, q negative terms; its sum within [lo, hi]) if a target is
         in reach, then every multiset one term larger."""
-        if lo <= self.high_target and hi >= self.low_target:
+        low_target, high_target = self.low_target, self.high_target
+        if lo <= high_target and hi >= low_target:
             self.evaluate(chosen, p, q)
         if p + q == self.most_terms:
             return
+        fits = self.fits
+        # What one more term may be: positive (with a − die left for later, or a sum that can still come down
+        # to a target), negative (if a + die is left for later, or the sum can still reach up to a target).
+        add_plus, add_minus = fits[p + 1][q], fits[p][q + 1]
+        minus_left, plus_after_minus = q < self.minus, fits[p + 1][q + 1]
+        if not (add_plus or add_minus):
+            return
+        bias, high, groups = self.bias, self.high, self.groups
+        # A multiset one term larger that can grow no further is only worth a call when a target is in its reach.
+        leaf = p + q + 1 == self.most_terms
         for i in self.compatible_with(last):
-            group = self.groups[i]
+            group = groups[i]
             joined = usage + group.usage
-            if (joined + self.bias) & self.high:
+            if (joined + bias) & high:
                 continue
-            if self.fits_signs(p + 1, q) and (q < self.minus or lo + group.lo <= self.high_target):
-                chosen.append((1, group))
-                self.grow(chosen, joined, i, p + 1, q, lo + group.lo, hi + group.hi)
-                chosen.pop()
+            if add_plus and (minus_left or lo + group.lo <= high_target):
+                new_lo, new_hi = lo + group.lo, hi + group.hi
+                if not leaf or (new_lo <= high_target and new_hi >= low_target):
+                    chosen.append((1, group))
+                    self.grow(chosen, joined, i, p + 1, q, new_lo, new_hi)
+                    chosen.pop()
             # With no + die left for later terms, a sum already below every target stays below.
-            if self.fits_signs(p, q + 1) and (self.fits_signs(p + 1, q + 1) or hi - group.lo >= self.low_target):
-                chosen.append((-1, group))
-                self.grow(chosen, joined, i, p, q + 1, lo - group.hi, hi - group.lo)
-                chosen.pop()
+            if add_minus and (plus_after_minus or hi - group.lo >= low_target):
+                new_lo, new_hi = lo - group.hi, hi - group.lo
+                if not leaf or (new_lo <= high_target and new_hi >= low_target):
+                    chosen.append((-1, group))
+                    self.grow(chosen, joined, i, p, q + 1, new_lo, new_hi)
+                    chosen.pop()
 
     def evaluate(self, chosen: list[tuple[int, TermGroup]], p: int, q: int) -> None:
         """Report every sum of the chosen terms that lands on a target: each value of all terms but the one with
         the most values, and that last one looked up."""
-        last = max(range(len(chosen)), key=lambda i: len(chosen[i][1].values))
+        last, most = 0, -1
+        for k, (_, group) in enumerate(chosen):
+            if len(group.values) > most:
+                last, most = k, len(group.values)
         s_last, g_last = chosen[last]
         others = chosen[:last] + chosen[last + 1 :]
         # The range the last term adds, with its sign.
         last_lo, last_hi = (g_last.lo, g_last.hi) if s_last > 0 else (-g_last.hi, -g_last.lo)
         low, high = self.low_target, self.high_target
+        on_hit, landings = self.on_hit, self._landings
+        if len(others) == 1:
+            # The common case of a sum of two terms: only the other term's values that can bring the sum
+            # within reach of a target, its whole values found by bisection.
+            (s, g), u_last = others[0], g_last.usage
+            v_lo, v_hi = low - last_hi, high - last_lo  # the range s·v must be in
+            if s < 0:
+                v_lo, v_hi = -v_hi, -v_lo
+            whole = g.whole
+            for v in whole[bisect_left(whole, v_lo) : bisect_right(whole, v_hi)]:
+                for need, target in landings(v if s > 0 else -v, True, s_last, g_last):
+                    on_hit([(s, g.usage, v), (s_last, u_last, need)], p, q, target)
+            for v in g.fractions:
+                partial = v if s > 0 else q_neg(v)
+                near = q_float(partial)
+                if near + last_hi < low or near + last_lo > high:
+                    continue
+                for need, target in landings(partial, False, s_last, g_last):
+                    on_hit([(s, g.usage, v), (s_last, u_last, need)], p, q, target)
+            return
         for combo, partial in _partial_sums(others):
             whole = type(partial) is int
             near = partial if whole else q_float(partial)
             if near + last_hi < low or near + last_lo > high:
                 continue
-            for need, target in self._landings(partial, whole, s_last, g_last):
+            for need, target in landings(partial, whole, s_last, g_last):
                 picked = [(s, g.usage, v) for (s, g), v in zip(others, combo, strict=True)]
                 picked.append((s_last, g_last.usage, need))
-                self.on_hit(picked, p, q, target)
+                on_hit(picked, p, q, target)
 
     def _landings(self, partial: Rational, whole: bool, sign: int, group: TermGroup) -> Iterator[tuple[Rational, int]]:
         """The values `need` of the last term (added with `sign`) that make partial ± need a target, with it."""

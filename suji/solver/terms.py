@@ -18,7 +18,8 @@ from math import isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
-from suji.rules.exact import Face, Rational, divide_all, multiply_all, q_div, q_mul
+from suji.rules.exact import Rational, divide_all, multiply_all, q_div, q_mul
+from suji.rules.language.spelling import Face
 
 Faces = tuple[Face, ...]
 FIELD = 5  # bits per die face in a usage code; a face appears at most 15 times
@@ -92,14 +93,11 @@ class Terms:
     def __init__(self, dice: DiceCounts) -> None:
         bias, high = dice.bias, dice.high
         self.bias, self.high = bias, high
-        # factor_faces[usage][value]: the factors ([√] number [²]) with those dice and that value.
-        self.factor_faces: dict[int, dict[int, list[Faces]]] = {}
-        for usage, group in factors(dice).items():
-            if not (usage + bias) & high:
-                by_value = self.factor_faces.setdefault(usage, defaultdict(list))
-                for value, faces in group:
-                    by_value[value].append(faces)
-        factor_groups = [(u, set(by_value)) for u, by_value in self.factor_faces.items()]
+        # The factors ([√] number [²]) by their dice: their values now, their faces by value only when a term
+        # with those dice is spelled out (`factor_faces`).
+        self._factor_lists = {u: group for u, group in factors(dice).items() if not (u + bias) & high}
+        self._factor_faces: dict[int, dict[int, list[Faces]]] = {}
+        factor_groups = [(u, {value for value, _ in group}) for u, group in self._factor_lists.items()]
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
@@ -116,7 +114,7 @@ class Terms:
                 self.open[usage] |= values
                 for _, k, bit in self.consts:
                     if not (usage + bit + bias) & high:
-                        multiply_all(values, (k,), grown_closed[usage + bit].add)
+                        multiply_all(values, (k,), grown_closed[usage + bit])
             for usage, values in frontier_closed.items():
                 self.closed[usage] |= values
             for frontier in (frontier_open, frontier_closed):
@@ -134,7 +132,7 @@ class Terms:
                             ]
                         for joined, f_values in groups:
                             grow = multiply_all if op == TIMES else divide_all
-                            grow(values, f_values, grown_open[joined].add)
+                            grow(values, f_values, grown_open[joined])
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
         # fraction is never whole: with fewer than two ÷ dice, fractional terms never make a target.
@@ -148,6 +146,15 @@ class Terms:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
 
+    def factor_faces(self, usage: int) -> dict[int, list[Faces]]:
+        """The factors with these dice, by value: each value's faces."""
+        found = self._factor_faces.get(usage)
+        if found is None:
+            found = self._factor_faces[usage] = defaultdict(list)
+            for value, faces in self._factor_lists.get(usage, ()):
+                found[value].append(faces)
+        return found
+
     def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
         """Every term with these dice and value that ends with a factor (open) or a constant die (closed)."""
         key = (usage, value, is_open)
@@ -156,11 +163,13 @@ class Terms:
             return found
         found = []
         if is_open:
-            found.extend(self.factor_faces.get(usage, {}).get(value, ()))
+            if usage in self._factor_lists:
+                found.extend(self.factor_faces(usage).get(value, ()))
             for op, bit in self.mulops:
-                for f_usage, by_value in self.factor_faces.items():
+                for f_usage in self._factor_lists:
                     if not self.within(f_usage + bit, usage):
                         continue
+                    by_value = self.factor_faces(f_usage)
                     rest = usage - bit - f_usage
                     # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
                     rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())

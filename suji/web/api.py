@@ -14,10 +14,12 @@ from werkzeug.wrappers import Response
 from suji.core.errors import SujiError
 from suji.core.i18n import LANGUAGES, N_
 from suji.rules.dice import Roll
+from suji.rules.language.reader import formula_field
 from suji.rules.scoring import check, value_so_far
 from suji.rules.working import checked_working
 from suji.solver.hints import hints as solver_hints
 from suji.solver.hints import on_track
+from suji.solver.levels import LEVELS
 from suji.solver.search import needs_enumeration, solve_at_level
 from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.drill_rolls import drill_level_roll, note_hint, roll_of_token
@@ -36,7 +38,6 @@ MAX_COST_DICE = 100
 # The solver tries every formula of the roll: it answers for the standard set's size (5 + 4 dice) at most.
 SOLVER_NUMBER_DICE = 5
 SOLVER_OPERATOR_DICE = 4
-MAX_FORMULA_LENGTH = 1000  # the reader itself refuses more than 200 characters, with its own message
 
 MESSAGES = {
     "not_json": N_("Send one JSON object (Content-Type: application/json)."),
@@ -87,7 +88,7 @@ class Request:
             raise self.error("missing_field", field=field)
         if not isinstance(value, str):
             raise self.error("not_text", field=field)
-        return value[:MAX_FORMULA_LENGTH]
+        return formula_field(value)  # the reader refuses a longer one with its own message
 
     def dice(self, field: str, limit: int, required: bool = True) -> list | None:
         value = self.data.get(field)
@@ -175,8 +176,8 @@ def solve() -> Response:
     req = Request()
     roll = req.quick_roll(SOLVER_NUMBER_DICE, SOLVER_OPERATOR_DICE)
     level = req.data.get("level")
-    if level is not None and (type(level) is not int or level not in (1, 2, 3)):
-        raise req.error("not_level", limits="1, 2, 3")
+    if level is not None and (type(level) is not int or level not in LEVELS):
+        raise req.error("not_level", limits=", ".join(map(str, LEVELS)))
     return jsonify(solve_at_level(roll, level).to_dict())  # what `suji solve --json` prints
 
 

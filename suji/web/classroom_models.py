@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from suji.rules.language.reader import MAX_FORMULA_LENGTH  # a stored formula holds at most so many characters
 from suji.web.extensions import db
 from suji.web.models import utcnow
 
@@ -104,7 +105,7 @@ class ClassAnswer(db.Model):  # type: ignore[name-defined]
     solved: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     done: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    formula: Mapped[str] = mapped_column(String(MAX_FORMULA_LENGTH), nullable=False, default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
     __mapper_args__ = {"version_id_col": version}
@@ -124,7 +125,7 @@ class ClassAttempt(db.Model):  # type: ignore[name-defined]
     )
     problem: Mapped[int] = mapped_column(Integer, nullable=False)
     number: Mapped[int] = mapped_column(Integer, nullable=False)  # 1 for the first; a skip takes the next
-    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    formula: Mapped[str] = mapped_column(String(MAX_FORMULA_LENGTH), nullable=False, default="")
     error_code: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None: a target was made
     score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)

@@ -3,6 +3,10 @@
 The server keeps the roll: the signed session holds, for each level, a seed that the roll is rebuilt from, so
 the browser never chooses dice. Each page also carries its roll as a signed token, so that a second tab (or a
 "New roll" pressed twice) never makes a page check, value or hint a roll it does not show.
+
+A formula is checked once: the POST checks it and keeps the result (a bounded cache, by roll and text),
+and the result page it redirects to shows that result; only a page served by another process, or one asked for
+again long after, checks it again (the session says what to show, so the page is the same either way).
 """
 
 from __future__ import annotations
@@ -13,14 +17,15 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response
 
+from suji.core.caching import LruDict
 from suji.rules.dice import Roll
-from suji.rules.formula import format_faces
-from suji.rules.scoring import CheckResult, check, pretty_value
+from suji.rules.language.reader import formula_field
+from suji.rules.scoring import CheckResult, check
 from suji.rules.working import checked_working
 from suji.solver.hints import hints as solver_hints
 from suji.solver.search import LEVEL_OPERATORS, Solution, best_answer, solve_at_level
 from suji.web import drill_rolls
-from suji.web.drill_rolls import LEVELS, roll_of_token, roll_token
+from suji.web.drill_rolls import LEVEL_TITLES, roll_of_token, roll_token
 
 bp = Blueprint("drill", __name__, url_prefix="/drill")
 
@@ -37,7 +42,17 @@ OPERATOR_NAMES: dict[str, object] = {
     "√": lazy_gettext("square root"),
 }
 SESSION_KEY = "drills"  # level (as text) -> {"seed", "streak", "done"}
-MAX_FORMULA_FIELD = 200
+_CHECKED: LruDict[tuple[Roll, str], CheckResult] = LruDict("drill_check")
+
+
+def checked(formula: str, roll: Roll) -> CheckResult:
+    """The check of a formula against a drill's roll: worked out once, then kept for its result page."""
+    key = (roll, formula)
+    result = _CHECKED.get(key)
+    if result is None:
+        result = check(formula, roll)
+        _CHECKED.put(key, result)
+    return result
 
 
 def current_state(level: int) -> dict | None:
@@ -75,7 +90,7 @@ def _page_lang() -> str:
 def printed_formula(formula: str, roll: Roll) -> dict:
     """A formula checked against a roll as a result shows it: {"formula": in print, "value": printed or None}."""
     result = check(formula, roll)
-    return {"formula": printed(result), "value": pretty_value(result)}
+    return {"formula": printed(result), "value": result.display}
 
 
 def formula_working(formula: str, roll: Roll) -> dict | None:
@@ -93,7 +108,7 @@ def _template_helpers() -> dict:
 
 
 def _level_or_404(level: int) -> int:
-    if level not in LEVELS:
+    if level not in LEVEL_TITLES:
         abort(404)
     return level
 
@@ -101,7 +116,7 @@ def _level_or_404(level: int) -> int:
 @bp.get("/")
 def index() -> str:
     """Choose a level."""
-    return render_template("drill/index.html", levels=LEVELS)
+    return render_template("drill/index.html", levels=LEVEL_TITLES)
 
 
 @bp.get("/<int:level>")
@@ -114,9 +129,9 @@ def play(level: int) -> str:
     # The hints this roll's page already showed stay shown (a reload does not hide them).
     shown = solver_hints(roll, solution)[: drill_rolls.hints_shown(level, state["seed"])]
     return render_template(
-        "drill/play.html", level=level, level_name=LEVELS[level], roll=roll, state=state,
+        "drill/play.html", level=level, level_name=LEVEL_TITLES[level], roll=roll, state=state,
         makeable=len(solution.best), best_score=solution.top.score if solution.top else 0,
-        token=roll_token(level, state["seed"]), formula=request.args.get("formula", "")[:MAX_FORMULA_FIELD],
+        token=roll_token(level, state["seed"]), formula=formula_field(request.args.get("formula")),
         hints=[hint.message(_page_lang()) for hint in shown], hint_count=len(solver_hints(roll, solution)),
     )  # fmt: skip
 
@@ -129,7 +144,7 @@ def whole_answer_shown(roll: Roll, solution: Solution, shown: int) -> bool:
 
 def printed(result: CheckResult) -> str:
     """A checked formula as the dice print it (21^2+4+1 typed → 21²+4+1); as typed when it does not read."""
-    return format_faces([die.face for die in result.dice]) if result.valid else result.formula
+    return result.printed_formula or result.formula
 
 
 @bp.post("/<int:level>/new")
@@ -154,7 +169,7 @@ def check_formula(level: int) -> Response:
     """
     _level_or_404(level)
     named = roll_of_token(request.form.get("roll"))
-    formula = request.form.get("formula", "")[:MAX_FORMULA_FIELD]
+    formula = formula_field(request.form.get("formula"))
     if named is None or named[0] != level:  # an old or forged page: keep the formula, show the current roll
         flash(
             gettext("That page was out of date, so here is the current roll. Your formula is kept."), "error"
@@ -162,7 +177,7 @@ def check_formula(level: int) -> Response:
         return redirect(url_for("drill.play", level=level, formula=formula), code=303)
     seed = named[1]
     roll = drill_rolls.roll_at(level, seed)
-    result = check(formula, roll)
+    result = checked(formula, roll)
     made = result.valid and result.target is not None
     # The streak follows the current roll of this level only, once; an older roll's page is checked all
     # the same, but it cannot add to the streak again.
@@ -193,14 +208,14 @@ def result(level: int) -> str | Response:
     ):
         return redirect(url_for("drill.play", level=level), code=303)
     roll = drill_rolls.roll_at(level, last["seed"])
-    formula = last["formula"][:MAX_FORMULA_FIELD]
-    result = check(formula, roll)
+    formula = formula_field(last["formula"])
+    result = checked(formula, roll)
     made = result.valid and result.target is not None
     state = current_state(level) or {"seed": None, "streak": 0, "done": False}
     hints = last.get("hints") if isinstance(last.get("hints"), int) and not isinstance(last.get("hints"), bool) else 0
     return render_template(
-        "drill/result.html", level=level, level_name=LEVELS[level], roll=roll, state=state, result=result,
-        formula=formula, printed=printed(result), made=made, value=pretty_value(result), best=best_answer(roll, level),
+        "drill/result.html", level=level, level_name=LEVEL_TITLES[level], roll=roll, state=state, result=result,
+        formula=formula, printed=printed(result), made=made, value=result.display, best=best_answer(roll, level),
         steps=checked_working(result, _page_lang(), roll), hints=hints,
         copied=made and whole_answer_shown(roll, solve_at_level(roll, level), hints),
     )  # fmt: skip

@@ -14,9 +14,10 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from suji.core.caching import bounded
 from suji.rules.dice import Roll
-from suji.solver.problems import LEVEL_NAMES, certified_roll
+from suji.solver.problems import LEVEL_NAMES, LEVELS, certified_roll
 
-LEVELS: dict[int, object] = {level: lazy_gettext(name) for level, name in LEVEL_NAMES.items()}
+# Each drill level's name, as the pages show it (the levels themselves: suji.solver.search.LEVELS).
+LEVEL_TITLES: dict[int, object] = {level: lazy_gettext(LEVEL_NAMES[level]) for level in LEVELS}
 
 
 @bounded("drill_roll")

@@ -13,8 +13,8 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from suji.rules.dice import Roll
-from suji.rules.formula import format_faces
-from suji.rules.scoring import check, pretty_value
+from suji.rules.language.reader import formula_field
+from suji.rules.scoring import check
 from suji.web.i18n import select_locale
 
 bp = Blueprint("first", __name__, url_prefix="/first")
@@ -36,9 +36,6 @@ def _helpers() -> dict:
     return {"first_puzzle_done": first_puzzle_done}
 
 
-MAX_FORMULA = 200
-
-
 def verdict(formula: str) -> tuple[str, bool]:
     """What checking `formula` says on the page (in print: 92+33 = 125), and whether it made a target."""
     if not formula.strip():
@@ -46,16 +43,16 @@ def verdict(formula: str) -> tuple[str, bool]:
     result = check(formula, ROLL)
     if not result.valid:
         return result.error.message(select_locale()) if result.error else "", False
-    printed = format_faces([d.face for d in result.dice])
+    printed = result.printed_formula
     if result.target is None:
-        return "✗ " + printed + " = " + gettext("%(value)s is not a target.", value=pretty_value(result)), False
+        return "✗ " + printed + " = " + gettext("%(value)s is not a target.", value=result.display), False
     return f"✓ {printed} = {result.target}", True
 
 
 @bp.get("/")
 def index() -> str:
     """The guided first puzzle; with ?formula= (its form sent without JavaScript) the formula checked too."""
-    formula = request.args.get("formula", "")[:MAX_FORMULA]
+    formula = formula_field(request.args.get("formula"))
     text, made = verdict(formula)
     return render_template("first.html", roll=ROLL, formula=formula, verdict=text, made=made)
 

@@ -22,6 +22,7 @@ from flask_babel import gettext
 from suji.core.caching import bounded
 from suji.core.decimals import decimal_text, grouped, percent_text
 from suji.core.i18n import N_
+from suji.core.text import whole_number
 from suji.lessons import dice_monsters, lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
@@ -298,11 +299,11 @@ def live_chunk(slug: str, key: str) -> Response:
         seed = read_seed(request.args.get("seed"))
     except TrialsError as err:
         return error_response(err.to_dict(_lang()), 400)
-    chunk = request.args.get("chunk", "0")
-    if not (chunk.isascii() and chunk.isdigit()) or int(chunk) * exp.live.chunk >= exp.live.max_trials:
+    chunk = whole_number(request.args.get("chunk", "0"), 0, (exp.live.max_trials - 1) // exp.live.chunk, digits=9)
+    if chunk is None:
         abort(404)
-    trials = chunk_trials(exp.live, seed, int(chunk))
-    return jsonify(chunk=int(chunk), values=[t[0] for t in trials], dice=[t[1] for t in trials])
+    trials = chunk_trials(exp.live, seed, chunk)
+    return jsonify(chunk=chunk, values=[t[0] for t in trials], dice=[t[1] for t in trials])
 
 
 def _exact_text(value: Fraction | None, percent: bool) -> str | None:

@@ -31,9 +31,9 @@ def inject_helpers() -> dict:
 @bp.get("/")
 def index() -> str:
     """What Sūji de Asobo is, a picture of the dice and the way into the drills."""
-    from suji.web.drill_rolls import LEVELS
+    from suji.web.drill_rolls import LEVEL_TITLES
 
-    return render_template("home.html", levels=LEVELS)
+    return render_template("home.html", levels=LEVEL_TITLES)
 
 
 @bp.post("/language")

@@ -40,6 +40,7 @@ from suji.play.games import (
     operator_faces,
     score_table,
 )
+from suji.rules.language.reader import MAX_FORMULA_LENGTH  # a stored formula holds at most so many characters
 from suji.web.extensions import db, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -262,13 +263,13 @@ class _HandColumns:
     set_faces: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     rerolls_made: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     status: Mapped[str] = mapped_column(String(10), nullable=False, default="open")
-    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    formula: Mapped[str] = mapped_column(String(MAX_FORMULA_LENGTH), nullable=False, default="")
     target: Mapped[int | None] = mapped_column(Integer, nullable=True)
     points: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     best_points: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     best_score: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    best_formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    best_formula: Mapped[str] = mapped_column(String(MAX_FORMULA_LENGTH), nullable=False, default="")
     answered_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     def target_faces(self) -> tuple[int, ...]:

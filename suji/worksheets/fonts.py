@@ -22,12 +22,13 @@ import os
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+from suji.core.caching import bounded
 
 CID_FONT = "HeiseiKakuGo-W5"
 LATIN_EMBEDDED = ("LiberationSans", "LiberationSans-Bold")
@@ -54,7 +55,7 @@ def japanese_font(files: tuple[str, ...] | None = None) -> str:
     return _register(JAPANESE_FONT_FILES if files is None else tuple(files))
 
 
-@cache
+@bounded("pdf_fonts")
 def _register(files: tuple[str, ...]) -> str:
     # Cached by the list of files: a test that hides the file gets the fallback without undoing the real font.
     for path in files:
@@ -102,7 +103,7 @@ def latin_fonts(files: tuple[tuple[str, ...], tuple[str, ...]] | None = None) ->
     return _register_latin(LATIN_FONT_FILES if files is None else (tuple(files[0]), tuple(files[1])))
 
 
-@cache
+@bounded("pdf_latin_fonts")  # one entry in practice: the list of files is the package's own
 def _register_latin(files: tuple[tuple[str, ...], tuple[str, ...]]) -> LatinFonts:
     names = []
     for name, paths in zip(LATIN_EMBEDDED, files, strict=True):

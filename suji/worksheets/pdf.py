@@ -27,16 +27,28 @@ from reportlab.pdfgen.canvas import Canvas
 
 from suji.core.furigana import NONE, Piece, needs_ruby, pieces
 from suji.core.i18n import fill
+from suji.solver.levels import LEVELS
 from suji.worksheets import pdf_text
-from suji.worksheets.fonts import TextFonts, japanese_font, latin_fonts
+from suji.worksheets.fonts import japanese_font
 from suji.worksheets.pdf_document import new_canvas
+from suji.worksheets.pdf_draw import (  # noqa: F401 - the sign-in card and the tests draw with them from here too
+    DIE,
+    GREY,
+    INK,
+    LIGHT,
+    _fonts,
+    draw_die,
+    draw_text,
+    fit_text,
+    text_width,
+    wrap,
+)
 from suji.worksheets.sheet import (
     MAX_PER_PAGE,
     SheetProblem,
     Version,
     Worksheet,
     form_parts,
-    pdf_can_print,
     sheet_texts,
 )
 
@@ -44,7 +56,6 @@ PAPER_SIZES = {"a4": A4, "letter": LETTER}
 
 MARGIN = 14 * mm
 FOOTER = 8 * mm
-DIE = 9 * mm
 SMALL_DIE = 8 * mm  # the dice of a crowded page (boxes lower than FULL_DICE_BOX)
 DIE_GAP = 0.2  # between two dice of a group, in dice
 TARGET_COLUMN = 38 * mm  # the target dice and the numbers they make (six at 8.5 pt take 35 mm)
@@ -62,88 +73,6 @@ STEP_LINE = 4 * mm  # a line of a key formula's working (the "steps" option)
 TITLE_SIZE, TITLE_MIN_SIZE = 16, 12  # the sheet's title: shrunk to the floor before it wraps
 KEY_TITLE_SIZE, KEY_TITLE_MIN_SIZE = 14, 11
 LINE_SPACING = 1.25
-INK = (0.1, 0.16, 0.22)
-GREY = (0.42, 0.45, 0.5)
-LIGHT = (0.93, 0.94, 0.96)
-
-
-def _fonts() -> TextFonts:
-    """The sheet's mixed-text drawing (suji.worksheets.fonts): its Japanese font, and only what a sheet may print."""
-    return TextFonts(japanese_font(), pdf_can_print)
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """The printed width of `text` at `size` points, font runs included."""
-    return _fonts().width(text, size, bold)
-
-
-def draw_text(
-    c: Canvas, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left"
-) -> float:
-    """Draw `text` with its baseline at y (align left, center or right of x); returns the width."""
-    return _fonts().draw(c, x, y, text, size, bold, align)
-
-
-def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width` (suji.worksheets.pdf_text: the dice nets' rules too)."""
-    return pdf_text.wrap(_fonts(), text, size, width, bold)
-
-
-def fit_text(
-    text: str, size: float, min_size: float, width: float, bold: bool = False
-) -> tuple[float, list[str]]:
-    """The largest size down to `min_size` at which `text` fits one line of `width`, else it wrapped there."""
-    return pdf_text.fit_text(_fonts(), text, size, min_size, width, bold)
-
-
-def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float = DIE) -> None:
-    """A die at (x, y) (lower left): a rounded square, the face centred; 6 underlined as on real dice."""
-    c.saveState()
-    c.setLineWidth(1.1)
-    c.setStrokeColorRGB(*INK)
-    if kind == "operator":
-        c.setFillColorRGB(*LIGHT)
-    else:
-        c.setFillColorRGB(1, 1, 1)
-    c.roundRect(x, y, size, size, size * 0.18, stroke=1, fill=1)
-    c.setFillColorRGB(*INK)
-    text = str(face)
-    font_size = size * (0.58 if len(text) == 1 else 0.42)
-    # Cap height of Helvetica is about 0.72 em: this puts the digits' middle at the die's middle.
-    baseline = y + size / 2 - font_size * 0.36
-    if text == "²":
-        # "Squared": a grey box standing for the number and a raised 2, so that it never reads as the digit 2.
-        c.setStrokeColorRGB(*GREY)
-        c.setLineWidth(size * 0.05)
-        c.roundRect(x + size * 0.24, y + size * 0.24, size * 0.3, size * 0.36, size * 0.04, stroke=1, fill=0)
-        # Helvetica's ² glyph is a small raised 2 (about 0.4–0.72 em above the baseline): at one die size
-        # per em it stands at the upper right of the box, and the PDF's text says "²".
-        c.setFillColorRGB(*INK)
-        c.setFont(latin_fonts().bold, size)
-        c.drawCentredString(x + size * 0.68, y + size * 0.1, text)
-    elif text == "√":
-        # Symbol's radical hangs below the baseline; a drawn radical sign is centred and clearer.
-        c.setLineWidth(size * 0.07)
-        c.setLineJoin(1)
-        c.setLineCap(1)
-        p = c.beginPath()
-        p.moveTo(x + size * 0.2, y + size * 0.5)
-        p.lineTo(x + size * 0.32, y + size * 0.45)
-        p.lineTo(x + size * 0.45, y + size * 0.24)
-        p.lineTo(x + size * 0.6, y + size * 0.76)
-        p.lineTo(x + size * 0.82, y + size * 0.76)
-        c.drawPath(p, stroke=1, fill=0)
-        # Invisible text (render mode 3), so that copying or searching the PDF finds the face.
-        hidden = c.beginText(x + size * 0.3, baseline)
-        hidden.setTextRenderMode(3)
-        hidden.setFont(latin_fonts().symbol, font_size)
-        hidden.textOut(text)
-        c.drawText(hidden)
-    else:
-        draw_text(c, x + size / 2, baseline, text, font_size, bold=True, align="center")
-        if text in ("6", "9"):
-            c.rect(x + size * 0.36, y + size * 0.12, size * 0.28, size * 0.045, stroke=0, fill=1)
-    c.restoreState()
 
 
 def _group_width(n: int, die: float) -> float:
@@ -202,7 +131,9 @@ class _Writer:
                 tokens.extend(Piece(ch) for ch in piece.text)
         return tokens
 
-    def _text(self, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left") -> float:
+    def _text(
+        self, x: float, y: float, text: str, size: float, bold: bool = False, align: str = "left"
+    ) -> float:
         """Draw one line like `draw_text`, with ruby over the kanji above the sheet's grade the first time each
         word appears on the page (as textbooks print it). Returns the width."""
         tokens = self._ruby_tokens(text)
@@ -262,7 +193,7 @@ class _Writer:
         draw_text(c, MARGIN, y, t[self.ws.level_text], 10)
         if self.ws.mixed:
             # What each level allows, since every problem names only its level.
-            legend = "   ".join(t[f"level{n}"] for n in (1, 2, 3))
+            legend = "   ".join(t[f"level{n}"] for n in LEVELS)
             for line in wrap(legend, 9, lay.inner_width):
                 y -= 4.5 * mm
                 draw_text(c, MARGIN, y, line, 9)

@@ -24,8 +24,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from suji.core.i18n import N_, translate
 from suji.core.text import unprintable_chars
-from suji.worksheets.pdf import INK, draw_text, fit_text
 from suji.worksheets.pdf_document import new_canvas
+from suji.worksheets.pdf_draw import INK, draw_text, fit_text
 
 CARD_WIDTH, CARD_HEIGHT = 91 * mm, 55 * mm
 MARGIN = 15 * mm

@@ -20,6 +20,7 @@ JSON_KEYS = {
     "valid",
     "error",
     "value",
+    "display",
     "target",
     "scored_formula",
     "scored_tokens",
@@ -73,6 +74,7 @@ def test_check_json_has_exactly_the_documented_keys(capsys):
         "valid": True,
         "error": None,
         "value": "446",
+        "display": "446",
         "target": 446,
         "scored_formula": "21²+4+1",
         "scored_tokens": ["2", "1", "²", "+", "4", "+", "1"],
@@ -93,19 +95,23 @@ def test_check_json_shows_removed_dice_and_set_face_cost(capsys):
 
 
 @pytest.mark.parametrize(
-    ("formula", "numbers", "operators", "value"),
+    ("formula", "numbers", "operators", "value", "display"),
     [
-        ("1÷3", ["1", "3"], ["/"], "1/3"),
-        ("√8", ["8"], ["sqrt"], "2*sqrt(2)"),
-        ("√2+1", ["2", "1"], ["sqrt", "+"], "1 + sqrt(2)"),
+        ("1÷3", ["1", "3"], ["/"], "1/3", "1/3"),
+        ("√8", ["8"], ["sqrt"], "2*sqrt(2)", "2√2"),
+        ("√2+1", ["2", "1"], ["sqrt", "+"], "1 + sqrt(2)", "1+√2"),
+        ("√8×3", ["8", "3"], ["sqrt", "x"], "6*sqrt(2)", "6√2"),
     ],
 )
-def test_check_json_value_text_and_miss_exits_1(capsys, formula, numbers, operators, value):
+def test_check_json_value_text_and_miss_exits_1(capsys, formula, numbers, operators, value, display):
+    """The JSON keeps `value` in machine form (SymPy's spelling) and adds the pupil's spelling as `display`."""
     argv = ["check", formula, "--target", "5", "--number-dice", *numbers, "--operator-dice", *operators]
     status, data = run_json(capsys, *argv)
     assert status == 1
     assert data["valid"] is True and data["target"] is None and data["score"] == 0
-    assert data["value"] == value
+    assert (data["value"], data["display"]) == (value, display)
+    status = main(["check", formula, "--target", "5", "--number-dice", *numbers, "--operator-dice", *operators])
+    assert f"= {display}: not a target" in capsys.readouterr().out  # the verdict line: the pupil's spelling
 
 
 def test_check_invalid_exits_1(capsys):

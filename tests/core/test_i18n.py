@@ -17,8 +17,8 @@ from suji import cli
 from suji.core.i18n import LANGUAGES, translate, translations
 from suji.core.resources import resource_dir
 from suji.dev import catalogs
-from suji.rules import formula
 from suji.rules.dice import DiceError
+from suji.rules.language import errors as formula
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

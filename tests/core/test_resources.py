@@ -78,7 +78,7 @@ def test_installed_wheel_finds_its_data(wheel, tmp_path):
 import json, suji
 from suji.core.resources import resource_dir
 from suji.rules.dice import Roll
-from suji.rules.formula import parse
+from suji.rules.language.reader import parse
 from suji.core.i18n import translate
 from suji.rules.scoring import check
 roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "^2", "-"], target_dice=[4, 4, 6])

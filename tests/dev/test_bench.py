@@ -10,8 +10,8 @@ import pytest
 
 from suji.cli import main
 from suji.dev import bench
-from suji.rules.exact import evaluate, is_formula
-from suji.rules.formula import parse
+from suji.rules.language.evaluate import evaluate, is_formula
+from suji.rules.language.reader import parse
 from suji.rules.scoring import check, formula_score, strip_redundant
 
 ROW = re.compile(r"^(?P<name>.+?)\s+(?P<count>\d+)\s+(?P<median>\d+\.\d{3})\s+(?P<p95>\d+\.\d{3})$")

@@ -204,7 +204,7 @@ def test_the_grid_totals_shares_and_most_common_mistake():
 
 
 def test_every_checker_error_code_has_a_mistake_name():
-    from suji.rules import formula
+    from suji.rules.language import errors as formula
 
     assert set(formula.MESSAGES) <= set(core.MISTAKE_NAMES)
 

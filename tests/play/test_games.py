@@ -254,6 +254,7 @@ def test_players_of_a_pass_and_play_game():
 def test_counts_from_forms():
     assert games.check_count("", 1, 10, 5) == 5
     assert games.check_count("7", 1, 10) == 7
-    for bad in ("0", "11", "-1", "2.5", "x", "１"):
+    assert games.check_count("１０", 1, 10) == 10  # full-width digits, as every reader of a number takes them
+    for bad in ("0", "11", "-1", "2.5", "x", "１１", "٣"):
         with pytest.raises(GameError, match="bad_count"):
             games.check_count(bad, 1, 10)

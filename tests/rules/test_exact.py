@@ -1,4 +1,5 @@
-"""suji.rules.exact: the fast exact evaluator, checked against examples and the independent reference evaluator."""
+"""suji.rules.exact and the one evaluator (suji.rules.language.evaluate): exact values, checked against examples
+and the independent reference evaluator; the machine's printer against SymPy's."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from grammar_reference import to_sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from suji_reference import face_sequences, formulas, reference_value, same_value
@@ -15,9 +17,6 @@ from suji.rules.exact import (
     as_fraction,
     as_rational,
     divide_all,
-    evaluate,
-    has_value,
-    is_formula,
     multiply_all,
     q_add,
     q_div,
@@ -26,10 +25,9 @@ from suji.rules.exact import (
     q_neg,
     rational_value,
     squarefree_split,
-    to_sympy,
-    value_terms,
-    value_text,
 )
+from suji.rules.language.evaluate import evaluate, has_value, is_formula, value_terms
+from suji.rules.language.printing import machine_text as value_text
 
 
 @pytest.mark.parametrize(
@@ -189,8 +187,8 @@ def test_hot_loop_rationals_compute_as_fractions(a, b, k):
         assert as_fraction(got) == want and _is_reduced(got)
     assert q_float(a) == float(fa)
     grown, shrunk = set(), set()
-    multiply_all({a, b}, [k, 3], grown.add)
-    divide_all({a, b}, [k, 3], shrunk.add)
+    multiply_all({a, b}, [k, 3], grown)
+    divide_all({a, b}, [k, 3], shrunk)
     assert {as_fraction(v) for v in grown} == {x * f for x in (fa, fb) for f in (k, 3)}
     assert {as_fraction(v) for v in shrunk} == {x / f for x in (fa, fb) for f in (k, 3)}
     assert all(_is_reduced(v) for v in grown | shrunk)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from grammar_reference import to_sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from suji_reference import formulas, reference_score, reference_strip, reference_value, same_value
 
 from suji.rules.dice import Roll
-from suji.rules.exact import evaluate, to_sympy
-from suji.rules.formula import MAX_FORMULA_LENGTH, FormulaError, format_faces, parse
+from suji.rules.language.errors import FormulaError
+from suji.rules.language.evaluate import evaluate
+from suji.rules.language.printing import format_faces
+from suji.rules.language.reader import MAX_FORMULA_LENGTH, parse
 from suji.rules.scoring import (
     OPERATOR_POINTS,
     SET_FACE_COST,
@@ -22,6 +25,7 @@ from suji.rules.scoring import (
     number_dice_used,
     operator_points,
     strip_redundant,
+    value_so_far,
 )
 
 SEED_ROLL = Roll.of([2, 1, 4, 1, 3], ["+", "+", "^2", "-"], target_dice=[4, 4, 6])
@@ -111,7 +115,7 @@ def test_no_number_after_the_constant_die(text):
 
 def test_two_divided_by_eleven_times_eleven_is_two():
     result = check("2÷11×11", Roll.of([2, 1, 1], ["/", "x11"], target=2))
-    assert result.value == 2 and result.target == 2
+    assert result.display == "2" and result.target == 2
     assert result.scored_formula == "2"
 
 
@@ -151,7 +155,7 @@ def test_digits_only_scores_zero():
 
 def test_wrong_formula_scores_zero():
     result = check("21²+4+3", Roll.of([2, 1, 4, 3], ["+", "+", "^2"], target_dice=[4, 4, 6]))
-    assert result.valid and result.value == 448
+    assert result.valid and result.display == "448"
     assert result.target is None
     assert (result.points, result.score) == (0, 0)
     assert result.operator_points == 6  # still reported for the stripped form
@@ -159,7 +163,7 @@ def test_wrong_formula_scores_zero():
 
 def test_non_integer_value_misses():
     result = check("1÷3", Roll.of([1, 3], ["/"], target=1))
-    assert result.valid and result.target is None and str(result.value) == "1/3"
+    assert result.valid and result.target is None and result.value_text == result.display == "1/3"
 
 
 # ---- the dice check ---------------------------------------------------------------------------------------
@@ -180,7 +184,7 @@ def test_dice_errors(text, code, column, params):
     result = check(text, SEED_ROLL)
     assert not result.valid
     assert (result.error.code, result.error.column, result.error.params) == (code, column, params)
-    assert result.score == 0 and result.value is None
+    assert result.score == 0 and result.exact is None and result.display is None
     assert result.to_dict()["error"]["code"] == code
 
 
@@ -291,7 +295,7 @@ def test_check_scores_the_stripped_formula_of_the_dice_played(faces):
     roll = roll_for(faces, target)
     result = check(format_faces(faces), roll)
     assert result.valid, result.error
-    assert same_value(result.value, value)
+    assert same_value(to_sympy(result.exact), value)
     assert same_value(to_sympy(evaluate([d.face for d in result.dice])), value)
     played = Counter(d.face for d in result.dice)
     assert played <= Counter(faces)  # only dice of the roll
@@ -338,3 +342,22 @@ def test_an_unfinished_formula_with_a_die_that_was_not_rolled_is_a_mistake_alrea
         data = value_so_far(text, roll, "en")
         assert not data["unfinished"] and data["error"]["code"] == "not_rolled", text
         assert "+" in data["error"]["message"]
+
+
+def test_the_value_request_reads_the_text_once(monkeypatch):
+    """value_so_far scans the formula once: the check, the dice it uses and the better message share the scan."""
+    from suji.rules.language import reader
+
+    scans = []
+    real = reader.Scanned._scan_now
+
+    def counting(self):  # noqa: ANN001, ANN202
+        scans.append(self.text)
+        return real(self)
+
+    monkeypatch.setattr(reader.Scanned, "_scan_now", counting)
+    roll = Roll.of([2, 1, 4, 1, 3], ["+", "+", "²", "−"], [4, 4, 6])
+    for text in ("21^2+4+1", "21×10", "5++", "2+(", "４４７"):
+        scans.clear()
+        value_so_far(text, roll, "en")
+        assert scans == [text], text

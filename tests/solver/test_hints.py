@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from suji.rules.dice import Roll, random_roll
-from suji.rules.exact import as_rational, evaluate
+from suji.rules.exact import as_rational
+from suji.rules.language.evaluate import evaluate
 from suji.rules.scoring import check
 from suji.solver.hints import first_number, hints, on_track
 from suji.solver.listing import all_formulas

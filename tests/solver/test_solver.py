@@ -7,7 +7,7 @@ import random
 import pytest
 
 from suji.rules.dice import Roll, random_roll
-from suji.rules.exact import evaluate, is_formula
+from suji.rules.language.evaluate import evaluate, is_formula
 from suji.rules.scoring import check
 from suji.solver.listing import all_formulas, reference_solve
 from suji.solver.search import LEVEL_OPERATORS, irreducible, is_subsequence, solve

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from suji.rules.dice import Roll
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
 from suji.solver.problems import certified_roll
 from suji.solver.search import solve
 

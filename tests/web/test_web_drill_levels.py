@@ -7,8 +7,9 @@ import re
 import pytest
 from drill_support import open_drill
 
+from suji.core import caching
 from suji.rules.dice import Roll
-from suji.solver.search import LEVEL_OPERATORS, solve, solve_at_level
+from suji.solver.search import LEVEL_OPERATORS, solve
 from suji.web import drill_rolls
 
 # A roll with a different best answer at each level: 472−25 (5), 475−2÷2 (20), 752−4²÷2 (40).
@@ -18,7 +19,7 @@ ROLL = Roll.of([4, 5, 7, 2, 2], ["×", "−", "÷", "²"], [4, 7, 4])
 @pytest.fixture
 def level_client(client, monkeypatch):
     monkeypatch.setattr(drill_rolls, "roll_at", lambda level, seed: ROLL)
-    solve_at_level.cache_clear()
+    caching.clear_all()  # the solver's answers and checks of other tests' rolls go
     return client
 
 

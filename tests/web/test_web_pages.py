@@ -223,3 +223,47 @@ def test_a_drill_result_is_a_page_of_its_own(client, fixed_roll):
     assert "お題の数ができました" in html and "連続正解：1" in html
     # Another level has no result yet: its result page sends the student to the drill.
     assert client.get("/drill/2/result").status_code == 303
+
+
+def test_a_drill_formula_is_checked_once_for_its_post_and_its_result_page(client, fixed_roll, monkeypatch):
+    """The POST checks the formula; the result page it redirects to (and a reload of it) shows that check, and
+    the best answer of the roll is checked once for all its result pages. The page shows the formula in print."""
+    from suji.core import caching
+    from suji.rules import scoring
+    from suji.web import drill
+
+    caching.clear_all()
+    checked: list[str] = []
+    real_check = scoring.check
+
+    def counting_check(formula, roll, *args, **kwargs):  # noqa: ANN001, ANN202
+        checked.append(str(getattr(formula, "text", formula)))
+        return real_check(formula, roll, *args, **kwargs)
+
+    monkeypatch.setattr(drill, "check", counting_check)
+    monkeypatch.setattr("suji.solver.search.check", counting_check)
+    roll_token = open_drill(client, 1)
+    client.post("/drill/1/check", data={"formula": "21^2+4+1", "roll": roll_token}, headers=EN)
+    assert checked == ["21^2+4+1"]
+    first = client.get("/drill/1/result", headers=EN).get_data(as_text=True)
+    after_first = len(checked)  # and the roll's best answer at the level, if it has one
+    second = client.get("/drill/1/result", headers=EN).get_data(as_text=True)
+    assert checked.count("21^2+4+1") == 1 and len(checked) == after_first <= 2  # nothing checked again
+    assert first == second and "<code>21²+4+1</code> = <strong>446</strong>" in first
+
+
+def test_a_certified_drill_roll_is_not_solved_again_for_its_page(client, monkeypatch):
+    """certified_roll keeps the solution it certified the roll with: the drill page's solve_at_level finds it."""
+    from suji.core import caching
+    from suji.solver import search
+
+    caching.clear_all()
+    solved: list = []
+    real_solve = search.solve
+    monkeypatch.setattr(
+        search, "solve", lambda roll, allowed=None: solved.append(roll) or real_solve(roll, allowed)
+    )
+    monkeypatch.setattr("suji.solver.problems.solve", search.solve)
+    assert client.get("/drill/2").status_code == 200
+    certified = solved[-1]  # the roll certified last is the one the page shows
+    assert solved.count(certified) == 1

@@ -663,7 +663,7 @@ def test_the_key_can_show_how_each_formula_is_worked_out():
         assert lines[0] == problem.key.best_formula and lines[-1] == str(problem.key.target)
         assert len(set(lines)) == len(lines)  # no line twice (joining digits changes no text)
         result = check(problem.key.best_formula, problem.roll)
-        assert result.target == problem.key.target and str(result.value) == lines[-1]
+        assert result.target == problem.key.target and result.display == lines[-1]
     with_steps = squeeze(pdf_pages(worksheet_pdf(steps))[-1])
     without = squeeze(pdf_pages(worksheet_pdf(plain))[-1])
     first = steps.versions[0].problems[0].key.steps

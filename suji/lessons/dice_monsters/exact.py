@@ -11,13 +11,13 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
 from itertools import combinations, product
 
+from suji.core.caching import bounded
 from suji.lessons.dice_monsters.rules import STANDARD_SIZES
 
 
-@cache
+@bounded("monster_beats")
 def p_at_least(x: int, y: int) -> Fraction:
     """P(a dX shows at least as much as a dY): the chance dX can power-capture dY."""
     return Fraction(sum(min(a, y) for a in range(1, x + 1)), x * y)
@@ -37,7 +37,7 @@ def _skill_sums(values: Sequence[int]) -> set[int]:
     return sums
 
 
-@cache
+@bounded("monster_skill")
 def p_skill_exists(attackers: tuple[int, ...], target: int) -> Fraction:
     """P(some two or more of the `attackers` dice sum exactly to a d`target`), by enumerating every roll."""
     hits = 0
@@ -58,7 +58,7 @@ def _sorted_rolls(dice: Sequence[int], keep: int) -> list[tuple[tuple[int, ...],
     return sorted(counts.items())
 
 
-@cache
+@bounded("monster_starts")  # the designer asks with a ?dice= of any pupil's choosing
 def p_starts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[Fraction, Fraction]:
     """Exact P(monster a starts), P(monster b starts); a roll where every compared die ties is re-rolled."""
     keep = min(len(a), len(b))

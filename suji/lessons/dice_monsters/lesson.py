@@ -13,10 +13,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 
-from suji.core.caching import bounded
+from suji.core.caching import bounded, computed_once
 from suji.core.decimals import percent_text
 from suji.core.i18n import N_
 from suji.lessons.dice_monsters.exact import (
@@ -352,7 +351,7 @@ def precompute_matches(n: int = PRECOMPUTE_GAMES, seed: int = PRECOMPUTE_SEED) -
     }
 
 
-@cache
+@computed_once
 def precomputed_matches() -> dict[str, dict[str, int]]:
     """The stored results of `precompute_matches` (regenerate with `python -m suji.lessons.dice_monsters`)."""
     return json.loads(MATCH_FILE.read_text(encoding="utf-8"))

@@ -7,8 +7,11 @@ message the page shows. Nothing here imports the rest of the package.
 
 from __future__ import annotations
 
+import re
+
 from suji.core.errors import SujiError
 from suji.core.i18n import N_
+from suji.core.text import whole_number
 
 MONSTERS: dict[str, tuple[int, ...]] = {
     "torchy": (6, 8, 8, 8, 20),
@@ -49,15 +52,11 @@ class DesignError(SujiError):
 
 def design(text: str) -> tuple[int, ...]:
     """Read a monster like "4 6 8 10 20" (full-width digits and commas fine) and enforce the limits."""
-    parts = (
-        str(text)
-        .translate(str.maketrans("０１２３４５６７８９，、", "0123456789,,"))
-        .replace(",", " ")
-        .split()
-    )
-    if not parts or len(parts) > 20 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+    parts = re.split(r"[,，、\s]+", str(text).strip())
+    sizes = [whole_number(p, 0, 999, digits=3) for p in parts if p]
+    if not sizes or len(sizes) > 20 or None in sizes:
         raise DesignError("not_numbers")
-    dice = tuple(sorted(int(p) for p in parts))
+    dice = tuple(sorted(sizes))  # type: ignore[type-var]
     if any(not MIN_SIZE <= d <= MAX_SIZE for d in dice):
         raise DesignError("bad_size")
     if len(dice) < MIN_DICE:

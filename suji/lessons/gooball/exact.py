@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
 
+from suji.core.caching import bounded
 from suji.lessons.gooball.rules import CAREFUL, EXTRA, GOAL, SIDES
 
 
@@ -59,7 +59,7 @@ def p_reach_and_win(distance: float, power: int) -> Fraction:
     return Fraction(sum(1 for p in range(1, SIDES + 1) if p >= need and p > power), SIDES)
 
 
-@cache
+@bounded("gooball_turns")
 def expected_turns_alone(strategy: str, points: int = 0, distance: int | None = None) -> Fraction:
     """Exact expected turns for a lone gooball to score GOAL points (start: a d12 roll away from the centre).
 

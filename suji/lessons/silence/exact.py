@@ -7,15 +7,15 @@ on every choice and its expected-value bot follows them, and the lesson puts the
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 from itertools import product
 
 import sympy
 
+from suji.core.caching import computed_once
 from suji.lessons.silence.rules import DICE, SIDES
 
 
-@cache
+@computed_once
 def distribution() -> dict[int, Fraction]:
     """P(3d6 total = t) for t = 3..18, by counting all 216 equally likely rolls."""
     counts: dict[int, int] = {}

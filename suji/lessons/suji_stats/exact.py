@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from functools import cache
 from itertools import product
 
+from suji.core.caching import computed_once
 from suji.lessons.suji_stats.sample import SCORE_BINS  # the sample's bins: exact and simulated rows line up
 from suji.rules.dice import (
     DIVIDE,
@@ -30,7 +30,7 @@ from suji.solver.odds.facts import stored_facts
 # ---- counted over the faces of the dice ---------------------------------------------------------------
 
 
-@cache
+@computed_once
 def target_count_distribution() -> dict[int, Fraction]:
     """P(a roll of the three target dice gives k different target numbers), over all 216 equal outcomes."""
     counts: Counter[int] = Counter()

@@ -16,9 +16,9 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
+from suji.core.caching import computed_once
 from suji.lessons.stats import Estimate, mean_interval
 from suji.rules.dice import (
     NUMBER_DICE_FACES,
@@ -109,7 +109,7 @@ def write_stored(data: dict, path: Path = DATA_FILE) -> None:
     path.write_text(body + ',\n "rolls": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n", encoding="utf-8")
 
 
-@cache
+@computed_once
 def stored() -> dict:
     """The stored sample (see `precompute`)."""
     return json.loads(DATA_FILE.read_text(encoding="utf-8"))
@@ -203,7 +203,7 @@ def figures(records: Sequence[Record]) -> Figures:
     )
 
 
-@cache
+@computed_once
 def stored_figures() -> Figures:
     """The figures of all stored rolls."""
     return figures(stored_records())

@@ -18,11 +18,8 @@ from suji.play.classroom.errors import ClassError
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 6
-# What a pupil may type for a code: lower case, full-width letters and digits, spaces or dashes between groups.
-_CODE_INPUT = str.maketrans(
-    "０１２３４５６７８９ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ",
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-)
+# What a pupil may type for a code: lower case, full-width letters and digits (NFKC folds them), spaces or dashes
+# between groups.
 MAX_CODE_INPUT = 40
 
 
@@ -38,7 +35,7 @@ def new_code(taken: Iterable[str] = ()) -> str:
 def typed_code(text: object) -> str:
     """A code as typed, folded the one way: NFKC, full-width letters and digits to ASCII, upper case, the spaces
     and dashes between groups dropped (practice's sign-in codes are read the same way, suji.learner.signin)."""
-    raw = unicodedata.normalize("NFKC", str(text or "")[:MAX_CODE_INPUT]).translate(_CODE_INPUT)
+    raw = unicodedata.normalize("NFKC", str(text or "")[:MAX_CODE_INPUT])
     return "".join(ch for ch in raw.upper() if ch not in " -_\u3000ー")
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from suji.play.classroom.errors import ClassError
 from suji.play.classroom.settings import ClassProblem, ClassSettings
 from suji.rules.dice import Roll
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
+from suji.rules.language.reader import formula_field
 from suji.rules.scoring import check
 from suji.solver.hints import Hint, hints
 from suji.solver.search import Solution, solve_at_level
@@ -86,7 +87,7 @@ def grade(
     """
     if progress.done:
         raise ClassError("problem_done")
-    text = str(formula)[:200]
+    text = formula_field(formula)
     if not text.strip():
         raise ClassError("empty_formula")
     result = check(text, problem.roll)

@@ -21,7 +21,6 @@ from suji.core.i18n import N_, NP_, translate, translate_plural
 from suji.rules.dice import Roll
 from suji.rules.exact import as_rational
 from suji.rules.scoring import check
-from suji.rules.working import pretty
 
 SHOWN = 2  # values and dice named in a column: the most common ones
 MIN_TRIES_FOR_DICE = 2  # the dice left out are named from this many not-target tries on
@@ -88,7 +87,7 @@ def miss_of(roll: Roll, formula: str) -> Miss | None:
     nearest = None
     if rational is not None and roll.targets:
         nearest = min(roll.targets, key=lambda t: (abs(rational - t), t))
-    return Miss(pretty(result.value), nearest, _left_over(roll, [d.face for d in result.dice]))
+    return Miss(result.display or "", nearest, _left_over(roll, [d.face for d in result.dice]))
 
 
 def summarize(roll: Roll, formulas: Iterable[str]) -> MissSummary | None:

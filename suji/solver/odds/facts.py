@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
+from suji.core.caching import computed_once
 from suji.solver.odds import space
 from suji.solver.odds.table import NOT_MAKEABLE, OddsTable
 
@@ -116,7 +116,7 @@ def write_facts(facts: dict, path: Path = FACTS_FILE) -> None:
     path.write_text(json.dumps(facts, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-@cache
+@computed_once
 def stored_facts() -> dict | None:
     """The facts shipped with the package, or None when the file is missing or made under other rules."""
     try:

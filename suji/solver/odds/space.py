@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import cache
 from itertools import product
 
+from suji.core.caching import computed_once
 from suji.rules.dice import (
     NUMBER_DICE_FACES,
     NUMBER_KINDS,
@@ -27,10 +27,8 @@ from suji.rules.dice import (
     target_numbers,
 )
 from suji.rules.scoring import OPERATOR_POINTS
-from suji.solver.search import LEVEL_OPERATORS
+from suji.solver.levels import FULL_LEVEL, LEVEL_OPERATORS, LEVELS  # noqa: F401 - read from here by the table
 
-LEVELS = (1, 2, 3)
-FULL_LEVEL = 3  # level 3 allows every operator: the game itself
 # Bump when the solver's definition of "best score" changes in a way the rules fingerprint cannot see.
 SOLVER_EDITION = 1
 
@@ -53,13 +51,13 @@ def _face_order(face: int | str) -> tuple[int, int | str]:
     return (1, list(OPERATOR_POINTS).index(face) if face in OPERATOR_POINTS else 99)
 
 
-@cache
+@computed_once
 def number_sets() -> dict[NumberSet, int]:
     """The 696 multisets of five digits that number dice A A B B C can show, each with its outcome count."""
     return _weighted_multisets([NUMBER_DICE_FACES[k] for k in NUMBER_KINDS])
 
 
-@cache
+@computed_once
 def full_operator_sets() -> dict[OperatorSet, int]:
     """The 100 multisets of operator faces that dice A A A B can show (two ² faces count twice)."""
     return _weighted_multisets([OPERATOR_DICE_FACES[k] for k in OPERATOR_KINDS])
@@ -75,7 +73,7 @@ def sorted_operators(operators: Iterable[str]) -> OperatorSet:
     return tuple(sorted(operators, key=_face_order))
 
 
-@cache
+@computed_once
 def operator_sets() -> tuple[OperatorSet, ...]:
     """Every operator set a row of the table is for: the 100 full sets, then those levels 1 and 2 leave."""
     found = list(full_operator_sets())
@@ -89,7 +87,7 @@ def operator_sets() -> tuple[OperatorSet, ...]:
     return tuple(found)
 
 
-@cache
+@computed_once
 def target_list() -> tuple[int, ...]:
     """The 672 target numbers that target dice A B C can ask for (111 to 998), in increasing order."""
     found: set[int] = set()
@@ -98,7 +96,7 @@ def target_list() -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-@cache
+@computed_once
 def target_dice_outcomes() -> dict[tuple[int, ...], int]:
     """The distinct sets of target numbers the target dice give, each with how many of the 216 rolls give it."""
     counts: Counter[tuple[int, ...]] = Counter()
@@ -107,17 +105,17 @@ def target_dice_outcomes() -> dict[tuple[int, ...], int]:
     return dict(counts)
 
 
-@cache
+@computed_once
 def _number_index() -> dict[NumberSet, int]:
     return {numbers: i for i, numbers in enumerate(number_sets())}
 
 
-@cache
+@computed_once
 def _operator_index() -> dict[OperatorSet, int]:
     return {ops: i for i, ops in enumerate(operator_sets())}
 
 
-@cache
+@computed_once
 def _target_index() -> dict[int, int]:
     return {t: i for i, t in enumerate(target_list())}
 
@@ -140,7 +138,7 @@ def row_count() -> int:
     return len(number_sets()) * len(operator_sets())
 
 
-@cache
+@computed_once
 def rules_fingerprint() -> str:
     """A short hash of everything a table's numbers depend on: dice, levels, points, targets, solver edition.
 

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from suji.core.caching import bounded
+from suji.core.caching import LruDict, bounded
 from suji.core.errors import SujiError
 from suji.core.i18n import N_, translate
 from suji.solver.odds import space
@@ -356,7 +356,7 @@ def _check(path: Path, handle) -> OddsTable:  # noqa: ANN001 - an unbuffered bin
 
 
 # Per path: the identity of the file last checked, and the table or the reason it cannot be used.
-_CACHE: dict[str, tuple[Identity | None, OddsTable | TableError]] = {}
+_CACHE: LruDict[str, tuple[Identity | None, OddsTable | TableError]] = LruDict("odds_table")
 _CACHE_LOCK = threading.Lock()
 
 
@@ -393,7 +393,8 @@ def open_table(path: Path | None = None) -> OddsTable:
                 result, seen = error, _identity(info)
             if cached is not None and isinstance(cached[1], OddsTable) and cached[1] is not result:
                 _inflate.cache_clear()  # the rows of the old file go, and with them its last references
-            _CACHE[str(path)] = cached = (seen, result)
+            cached = (seen, result)
+            _CACHE.put(str(path), cached)
     if isinstance(cached[1], TableError):
         raise cached[1]
     return cached[1]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from suji.core.caching import bounded
+
 _HASHERS = {
     "default": PasswordHasher(),
     "test": PasswordHasher(time_cost=1, memory_cost=64, parallelism=1),  # 64 KiB: for the tests only
@@ -44,11 +46,6 @@ def needs_rehash(stored: str, cost: str | None = None) -> bool:
 
 
 # A hash to verify against when no account has the email typed, so that a login takes as long either way.
+@bounded("dummy_password")
 def dummy_hash(cost: str | None = None) -> str:
-    key = cost or "default"
-    if key not in _DUMMY:
-        _DUMMY[key] = hash_password("no account has this password", cost)
-    return _DUMMY[key]
-
-
-_DUMMY: dict[str, str] = {}
+    return hash_password("no account has this password", cost)

@@ -21,6 +21,7 @@ from sqlalchemy import delete, select
 
 from suji.play import classroom as core
 from suji.play.classroom import Progress
+from suji.rules.language.reader import MAX_FORMULA_LENGTH
 from suji.web.classes.models import LIVE, Assignment, AssignmentAttempt, ClassPupil, SchoolClass
 from suji.web.classes.store import new_public_id
 from suji.web.classes.work import _answer_row, _finish_if_done, _locked_work, _store_progress, _touch
@@ -104,7 +105,7 @@ def keep_work(session: ClassSession, student: ClassStudent, index: int, progress
         if number == 1 and row.first_score is None:
             row.first_score = score if code is None else 0
         db.session.add(AssignmentAttempt(work_id=work.id, assignment_id=lesson.id, pupil_id=student.pupil_id,
-                                         problem=index, number=number, formula=formula[:200], error_code=code,
+                                         problem=index, number=number, formula=formula[:MAX_FORMULA_LENGTH], error_code=code,
                                          made=code is None, score=score, late=False, created_at=now))  # fmt: skip
         work.last_answer_at = now
         _finish_if_done(lesson, work, len(json.loads(lesson.problems_json)), now)

@@ -34,6 +34,7 @@ from suji.play.classroom import ClassProblem, ClassSettings, Progress
 from suji.play.school import homework as rules
 from suji.play.school.homework import Homework
 from suji.play.school.reports import PupilWork
+from suji.rules.language.reader import MAX_FORMULA_LENGTH
 from suji.web.classes.models import (
     ADAPTIVE,
     FIXED,
@@ -49,7 +50,7 @@ from suji.web.classes.store import new_public_id
 from suji.web.extensions import db
 from suji.web.models import insert_or_keep, utcnow
 
-MAX_FORMULA = 200
+MAX_FORMULA = MAX_FORMULA_LENGTH  # what a stored formula may hold (the column's size)
 
 MESSAGES = {
     "not_open": N_("This homework opens on %(when)s."),

@@ -25,6 +25,7 @@ from flask_babel import gettext, lazy_gettext
 from sqlalchemy import and_, or_, select
 from werkzeug.wrappers import Response
 
+from suji.core.text import whole_number
 from suji.play.classroom import CODE_LENGTH, ENDED, PAUSED, RUNNING, WAITING, ClassError, clean_code
 from suji.play.classroom.codes import typed_code
 from suji.web.accounts.access import current_teacher
@@ -42,7 +43,6 @@ STUDENT_COOKIE = "suji_class"  # one random token per browser; each class keeps 
 TEACHER_COOKIE = "suji_class_t{id}"  # the teacher's token of session {id} (its public id; the counted id before 0006)
 MAX_ID = 2**63 - 1
 MAX_PUBLIC_ID = 24
-MAX_FORMULA = 200
 PHASE_NAMES = {
     WAITING: lazy_gettext("Not started yet"),
     RUNNING: lazy_gettext("Running"),
@@ -90,8 +90,7 @@ def page_error(status: int, code: str, title: object) -> Response | tuple[str, i
 
 def int_field(value: object) -> int | None:
     """A form's whole number (a problem's index, an attempt count), or None."""
-    text = str(value if value is not None else "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+    return whole_number(value, 0, 10**9 - 1, digits=9)
 
 
 # ---- the teacher ----

@@ -26,9 +26,9 @@ from werkzeug.wrappers import Response
 
 from suji.play import classroom as core
 from suji.play.classroom import ENDED, PAUSED, WAITING, ClassError, ClassProblem, Progress, clock
+from suji.rules.language.reader import formula_field
 from suji.web.classroom import store
 from suji.web.classroom.access import (
-    MAX_FORMULA,
     PHASE_NAMES,
     STUDENT_COOKIE,
     bp,
@@ -238,7 +238,7 @@ def play(cls: ClassSession, me: ClassStudent) -> str:
         hints=[h.message(lang()) for h in shown_hints], price=core.hint_price(problem, settings),
         hint_count=len(core.problem_hints(problem)) if settings.hints else 0, max_attempts=core.MAX_ATTEMPTS,
         dice_json=json.dumps(problem.dice(), ensure_ascii=False),
-        formula=str(request.args.get("formula", ""))[:MAX_FORMULA], **common,
+        formula=formula_field(request.args.get("formula")), **common,
     )  # fmt: skip
 
 
@@ -283,7 +283,7 @@ def _pupil_action(cls: ClassSession, me: ClassStudent, action: Action) -> Respon
 @pupil_required()
 def answer(cls: ClassSession, me: ClassStudent) -> Response:
     """Check the formula with `check` on the server and count the attempt."""
-    formula = str(request.form.get("formula", ""))[:MAX_FORMULA]
+    formula = formula_field(request.form.get("formula"))
 
     def act(cls: ClassSession, me: ClassStudent, problem: ClassProblem, row: ClassAnswer,
             progress: Progress) -> str | None:  # fmt: skip
@@ -297,7 +297,7 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
             return None
         result = attempt.result
         if attempt.error_code == core.NOT_TARGET:
-            text = gettext("%(value)s is not one of the target numbers.", value=_pretty(result))
+            text = gettext("%(value)s is not one of the target numbers.", value=result.display)  # type: ignore[attr-defined]
         else:
             text = result.error.message(lang())  # type: ignore[attr-defined]
         left = core.MAX_ATTEMPTS - after.attempts
@@ -310,11 +310,6 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
         return None
 
     return _pupil_action(cls, me, act)
-
-
-def _pretty(result: object) -> str:
-    value = str(getattr(result, "value", ""))
-    return value.replace("sqrt", "√").replace("*", "×").replace("-", "−")
 
 
 @bp.post("/class/s/<code>/skip")

@@ -34,12 +34,13 @@ from suji.play.classroom import (
     clock,
     results,
 )
+from suji.rules.language.reader import MAX_FORMULA_LENGTH
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassJoinFailure, ClassSession, ClassStudent
 from suji.web.clients import FailureLimit
 from suji.web.extensions import db
 from suji.web.models import utcnow
 
-MAX_FORMULA = 200  # what a stored formula may hold (the column's size)
+MAX_FORMULA = MAX_FORMULA_LENGTH  # what a stored formula may hold (the column's size)
 JOIN_WINDOW = timedelta(minutes=10)
 # A token hash no token has: the pupil's name is free for the next browser that joins with it, which then carries on
 # with that pupil's work (a pupil whose browser lost its cookie: another device, cleared data, a private window).

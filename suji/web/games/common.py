@@ -17,7 +17,9 @@ from flask_babel import lazy_gettext
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from suji.core.text import whole_number
 from suji.play import games
+from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.errors import error_response
 from suji.web.extensions import db
 from suji.web.i18n import select_locale
@@ -28,7 +30,6 @@ bp = Blueprint("games", __name__, url_prefix="/games")
 
 PLAYER_COOKIE = "suji_player"
 PLAYER_COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
-MAX_FORMULA = 200
 
 STALE = lazy_gettext(
     "That was already done (the page may have been sent twice). Here is the game as it is now."
@@ -88,12 +89,11 @@ def json_error(code: str, message: object, status: int) -> Response:
 
 
 def int_field(value: object) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+    return whole_number(value, 0, 10**9 - 1, digits=9)
 
 
 def formula_field() -> str:
-    return request.form.get("formula", "")[:MAX_FORMULA]
+    return typed_formula(request.form.get("formula"))
 
 
 def chosen_dice() -> list[str]:

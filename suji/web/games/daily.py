@@ -21,9 +21,10 @@ from werkzeug.wrappers import Response
 from suji.play import games
 from suji.play.games import Hand
 from suji.play.leaderboard import Place, places
+from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.extensions import db
 from suji.web.games import common
-from suji.web.games.common import MAX_FORMULA, STALE, bp, chosen_dice, current_player, face_choices, fail
+from suji.web.games.common import STALE, bp, chosen_dice, current_player, face_choices, fail
 from suji.web.games.moves import answer_move, change_hand, changed_dice, sure_of, unsure_value, value_of
 from suji.web.models import DailyEntry, Player
 
@@ -66,7 +67,7 @@ def daily() -> str:
         .where(DailyEntry.day == day, DailyEntry.status != games.OPEN)
     )
     class_board = next((b for b in (hook(day, player, entry) for hook in CLASS_BOARDS) if b is not None), None)
-    formula = request.args.get("formula", "")[:MAX_FORMULA]
+    formula = typed_formula(request.args.get("formula"))
     return render_template(
         "games/daily.html", day=day, player=player, entry=entry, hand=hand, roll=hand.roll, class_board=class_board,
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,

@@ -21,12 +21,12 @@ from suji.core.nicknames import NicknameError
 from suji.play import games
 from suji.play.games import GameError, Hand
 from suji.rules.dice import DiceError, Roll
+from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.errors import render_error
 from suji.web.extensions import db
 from suji.web.games.common import (
     GAME_OVER,
-    MAX_FORMULA,
     NO_GAME,
     STALE,
     bp,
@@ -156,7 +156,7 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
     seat_names = [s.name for s in game.seats]
     table = game.score_table()
     nxt = game.match().next_turn()
-    formula = request.args.get("formula", "")[:MAX_FORMULA]
+    formula = typed_formula(request.args.get("formula"))
     return render_template(
         "games/play.html", game=game, answer=answer, hand=hand, roll=hand.roll, seat_names=seat_names,
         table=table, running_total=sum(table.totals),

@@ -20,9 +20,10 @@ from werkzeug.wrappers import Response
 
 from suji.play import games
 from suji.play.games import GameError, Hand
-from suji.rules.scoring import check, pretty_value
+from suji.rules.language.reader import formula_field as typed_formula
+from suji.rules.scoring import check
 from suji.web.extensions import db
-from suji.web.games.common import MAX_FORMULA, STALE, die_label, fail, formula_field, lang
+from suji.web.games.common import STALE, die_label, fail, formula_field, lang
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry
 
@@ -110,7 +111,7 @@ def unsure_value(hand: Hand, formula: str) -> str | None:
     if not request.args.get("unsure") or not hand.is_open or not formula:
         return None
     result = check(formula, hand.roll, hand.rerolled, hand.set_faces)
-    return pretty_value(result) if result.valid and result.target is None else None
+    return result.display if result.valid and result.target is None else None
 
 
 def dice_changes(before: Hand, after: Hand, chosen: Collection[str]) -> Changes:
@@ -149,7 +150,7 @@ def value_of(hand: Hand) -> Response:
     formula = data.get("formula") if isinstance(data, dict) else None
     if not isinstance(formula, str):
         return jsonify(valid=False, value=None, display=None, target=None, error=None, unfinished=False)
-    return jsonify(value_so_far(formula[:MAX_FORMULA], hand.roll, lang()))
+    return jsonify(value_so_far(typed_formula(formula), hand.roll, lang()))
 
 
 def makeable(hand: Hand) -> bool:

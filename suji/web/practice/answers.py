@@ -21,7 +21,8 @@ from suji.learner.items import Item
 from suji.learner.mastery import Change, changes
 from suji.learner.model import ItemRating, Learner, Rating, outcome, time_weight, update, written_families
 from suji.learner.selection import after_answer, since_spaced
-from suji.rules.formula import format_faces
+from suji.rules.language.printing import format_faces
+from suji.rules.language.reader import MAX_FORMULA_LENGTH
 from suji.rules.scoring import CheckResult, check
 from suji.web.extensions import db
 from suji.web.models import insert_or_keep, utcnow
@@ -29,7 +30,7 @@ from suji.web.practice import store
 from suji.web.practice.models import PracticeAnswer, PracticeItemStat, PracticeProfile
 from suji.web.practice.store import Conflict, Holder, Pending
 
-MAX_FORMULA = 200
+MAX_FORMULA = MAX_FORMULA_LENGTH  # what a stored formula may hold (the column's size)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from datetime import date, datetime
 from sqlalchemy import Boolean, Date, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from suji.rules.language.reader import MAX_FORMULA_LENGTH  # a stored formula holds at most so many characters
 from suji.web.extensions import db
 from suji.web.models import utcnow
 
@@ -72,7 +73,7 @@ class PracticeAnswer(db.Model):  # type: ignore[name-defined]
     outcome: Mapped[float] = mapped_column(Float, nullable=False)
     hints_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    formula: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    formula: Mapped[str] = mapped_column(String(MAX_FORMULA_LENGTH), nullable=False, default="")
     error_code: Mapped[str | None] = mapped_column(String(40), nullable=True)
     rating_after: Mapped[float] = mapped_column(Float, nullable=False)
     changes_json: Mapped[str] = mapped_column(Text, nullable=False, default="[]")

@@ -24,7 +24,8 @@ from suji.learner.mastery import LEVEL_NAMES, Change, display_rating, levels
 from suji.learner.model import best_route
 from suji.learner.selection import MISTAKE, NEW, REVIEW
 from suji.learner.signin import SigninError
-from suji.rules.scoring import check, pretty_value
+from suji.rules.language.reader import formula_field
+from suji.rules.scoring import check
 from suji.rules.working import checked_working
 from suji.web.clients import remember_browser
 from suji.web.extensions import db
@@ -68,13 +69,13 @@ def play() -> str:
         "practice/play.html", item=item, roll=item.roll, dice_json=json.dumps(item.roll.to_dict()), pending=pending, problem_id=store.problem_id(holder, pending),
         learner=learner, rating=display_rating(store.overall(learner)), new_pupil=profile is None or not profile.answered,
         hints=[h.message(_lang()) for h in shown[: pending.hints]], hint_count=len(shown), review=pending.mode == REVIEW, new_skill=pending.mode == NEW,
-        mistake=pending.mode == MISTAKE, formula=request.args.get("formula", "")[: answers.MAX_FORMULA],
+        mistake=pending.mode == MISTAKE, formula=formula_field(request.args.get("formula")),
     )  # fmt: skip
 
 
 def _answer(formula: str | None) -> Response:
     holder = store.read_holder()
-    typed = request.form.get("formula", "")[: answers.MAX_FORMULA]
+    typed = formula_field(request.form.get("formula"))
     try:
         pending = store.problem_of(holder, request.form.get("id"))
         seconds = max(0.0, min(store.MAX_SECONDS, (utcnow() - pending.served_at).total_seconds()))
@@ -94,7 +95,7 @@ def _answer(formula: str | None) -> Response:
 
 @bp.post("/practice/answer")
 def answer() -> Response:
-    return _answer(request.form.get("formula", "")[: answers.MAX_FORMULA])
+    return _answer(formula_field(request.form.get("formula")))
 
 
 @bp.post("/practice/give-up")
@@ -126,7 +127,7 @@ def result(answer_id: int) -> str:
     lines = [change_json(Change(**c), lang)["message"] for c in json.loads(row.changes_json)]
     return render_template(
         "practice/result.html", row=row, item=item, roll=item.roll, checked=checked, changes=lines,
-        value=pretty_value(checked) if checked else None, one_answer=gettext(ONE_ANSWER, **shown[-1].data),
+        value=checked.display if checked else None, one_answer=gettext(ONE_ANSWER, **shown[-1].data),
         steps=checked_working(checked, lang, item.roll) if checked and checked.valid else None,
         mistake=MISTAKE_TEXT.get(row.error_code or ""), rating=display_rating(store.overall(learner)),
     )  # fmt: skip

@@ -35,7 +35,7 @@ from flask import current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import Select, delete, select
 
-from suji.core.caching import Fresh, bounded
+from suji.core.caching import Fresh, LruDict, bounded
 from suji.learner import bank as item_bank
 from suji.learner.items import Item, certify
 from suji.learner.mastery import Days, overall_rating, reference, typical_shares
@@ -60,7 +60,6 @@ MAX_SECONDS = 24 * 3600.0
 STATS_SECONDS = 5.0  # how old the item corrections the chooser reads may be (the database is the truth)
 RECENT_KEYS = 60
 HISTORY = 400  # answers the progress chart and the JSON history show
-MAX_FORMULA = 200
 
 
 # The profiles another area keeps for as long as it keeps its own data (a class's pupils, suji.web.classes):
@@ -222,23 +221,27 @@ def bank() -> item_bank.Bank:
     return item_bank.load()
 
 
-_per_bank: dict[tuple[int, str], dict[str, float]] = {}
+_per_bank: LruDict[tuple[int, str], dict[str, float]] = LruDict("practice_bank_figures")
 
 
 def references() -> dict[str, float]:
     """The difficulty of a typical item of each family (suji.learner.mastery.reference), once per bank."""
     key = (id(bank()), "references")
-    if key not in _per_bank:
-        _per_bank[key] = reference(bank())
-    return _per_bank[key]
+    found = _per_bank.get(key)
+    if found is None:
+        found = reference(bank())
+        _per_bank.put(key, found)
+    return found
 
 
 def shares() -> dict[str, float]:
     """How often a typical problem needs each family (suji.learner.mastery.typical_shares), once per bank."""
     key = (id(bank()), "shares")
-    if key not in _per_bank:
-        _per_bank[key] = typical_shares(bank())
-    return _per_bank[key]
+    found = _per_bank.get(key)
+    if found is None:
+        found = typical_shares(bank())
+        _per_bank.put(key, found)
+    return found
 
 
 def overall(learner: Learner) -> float:

@@ -23,14 +23,13 @@ from suji.learner.model import best_route
 from suji.play import classroom as core
 from suji.play.school import homework as rules
 from suji.play.school.roster import EXTRA_TIME
+from suji.rules.language.reader import formula_field
 from suji.web.classes import adaptive, work
 from suji.web.classes.models import ADAPTIVE, FIXED, Assignment, ClassPupil, SchoolClass
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import utcnow
 from suji.web.pupils import bp, pupil_required
-
-MAX_FORMULA = 200
 
 
 def _homework(cls: SchoolClass, homework_id: str) -> Assignment:
@@ -48,7 +47,7 @@ def _int(value: object) -> int | None:
 def _page(assignment: Assignment, index: int | None = None, formula: str = "") -> str:
     query = {"p": index} if index is not None else {}
     if formula:
-        query["formula"] = formula[:MAX_FORMULA]
+        query["formula"] = formula_field(formula)
     return url_for("pupils.homework", homework_id=assignment.public_id, **query)
 
 
@@ -100,7 +99,7 @@ def homework(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> str:
         hint_count=len(core.problem_hints(problem)) if settings.hints else 0,
         dice_json=json.dumps(problem.dice(), ensure_ascii=False),
         next_index=next((i for i, (_, pr) in enumerate(cells) if not pr.done and i != chosen), None),
-        formula=str(request.args.get("formula", ""))[:MAX_FORMULA], **common,
+        formula=formula_field(request.args.get("formula")), **common,
     )  # fmt: skip
 
 
@@ -129,7 +128,7 @@ def _adaptive_page(assignment: Assignment, pupil: ClassPupil, common: dict) -> s
     return render_template(
         "pupils/homework_adaptive.html", item=served.item, roll=served.item.roll, pending=served.pending,
         dice_json=json.dumps(served.item.roll.to_dict()), hints=[h.message(select_locale()) for h in shown[: served.pending.hints]],
-        hint_count=len(shown), formula=str(request.args.get("formula", ""))[:MAX_FORMULA],
+        hint_count=len(shown), formula=formula_field(request.args.get("formula")),
         minutes_done=int(served.work.seconds // 60), **common,
     )  # fmt: skip
 
@@ -171,18 +170,14 @@ def _fixed_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formula: 
 
 
 def _pretty(result: object) -> str:
-    from suji.rules.scoring import pretty_value
-
-    try:
-        return pretty_value(result)  # type: ignore[arg-type]
-    except (AttributeError, TypeError, ValueError):
-        return str(getattr(result, "value", ""))
+    """A checked formula's value as a pupil reads it (the one printer: CheckResult.display)."""
+    return getattr(result, "display", None) or ""
 
 
 @bp.post("/my/homework/<homework_id>/answer")
 @pupil_required
 def answer(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
-    return _fixed_move(pupil, cls, homework_id, str(request.form.get("formula", ""))[:MAX_FORMULA])
+    return _fixed_move(pupil, cls, homework_id, formula_field(request.form.get("formula")))
 
 
 @bp.post("/my/homework/<homework_id>/skip")
@@ -216,7 +211,7 @@ def _adaptive_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formul
 @bp.post("/my/homework/<homework_id>/item")
 @pupil_required
 def item_answer(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
-    return _adaptive_move(pupil, cls, homework_id, str(request.form.get("formula", ""))[:MAX_FORMULA])
+    return _adaptive_move(pupil, cls, homework_id, formula_field(request.form.get("formula")))
 
 
 @bp.post("/my/homework/<homework_id>/give-up")

@@ -1,9 +1,11 @@
-"""suji.rules.formula: the grammar's spellings, errors with code and column, readings, and the SymPy value."""
+"""suji.rules.language.reader: the spellings, errors with code and column, readings, held to the grammar of record
+(grammar/suji.lark through Lark's lexer and LALR parser, and each parse tree's value built by SymPy)."""
 
 from __future__ import annotations
 
 import re
 
+import grammar_reference as grammar
 import pytest
 import sympy
 from hypothesis import assume, given, settings
@@ -11,17 +13,11 @@ from hypothesis import strategies as st
 from suji_reference import CONSTANTS, face_sequences, formulas, reference_value, same_value
 from tiers import examples
 
-import suji.rules.formula
-from suji.rules.exact import evaluate, is_formula, to_sympy
-from suji.rules.formula import (
-    MAX_FORMULA_LENGTH,
-    MESSAGES,
-    FormulaError,
-    Reading,
-    format_faces,
-    parse,
-    readings,
-)
+import suji.rules.language.reader
+from suji.rules.language.errors import MESSAGES, FormulaError
+from suji.rules.language.evaluate import evaluate, is_formula
+from suji.rules.language.printing import format_faces
+from suji.rules.language.reader import MAX_FORMULA_LENGTH, Reading, parse, readings
 
 
 def faces_of(text: str) -> tuple:
@@ -36,6 +32,18 @@ def error_of(text: str) -> FormulaError:
 
 def valid_readings(text: str, constant_dice: int | None = None) -> list[tuple]:
     return [r.faces for r in readings(text, constant_dice) if isinstance(r, Reading)]
+
+
+def grammar_value(reading: Reading) -> sympy.Expr:
+    """The reading's value as SymPy builds it from the grammar's own parse of its printed faces."""
+    for tokens in grammar.token_readings(grammar.lark_tokens(format_faces(reading.faces))):
+        if tuple(grammar.face(t) for t in tokens) == reading.faces:
+            tree = grammar.parse_tokens(tokens)
+            assert not isinstance(tree, tuple), tree
+            found = grammar.sympy_value(tree)
+            assert same_value(found, grammar.to_sympy(evaluate(reading.faces)))  # and the evaluator's
+            return found
+    raise AssertionError(f"the grammar cannot read {reading.faces}")
 
 
 # ---- the RULES.md examples --------------------------------------------------------------------------------
@@ -60,7 +68,7 @@ def valid_readings(text: str, constant_dice: int | None = None) -> list[tuple]:
 def test_rules_examples(text, faces, value):
     reading = parse(text)
     assert reading.faces == faces
-    assert reading.sympy_value() == value
+    assert grammar_value(reading) == value
 
 
 def test_two_one_dice_after_a_times_are_also_a_number():
@@ -68,7 +76,7 @@ def test_two_one_dice_after_a_times_are_also_a_number():
     assert valid_readings("2÷11×11") == [(2, "÷", 1, 1, "×11"), (2, "÷", 1, 1, "×", 1, 1)]
     assert valid_readings("2÷11×11", constant_dice=0) == [(2, "÷", 1, 1, "×", 1, 1)]
     for reading in readings("2÷11×11"):
-        assert reading.sympy_value() == 2
+        assert grammar_value(reading) == 2
 
 
 def test_a_constant_die_cannot_be_followed_by_a_number():
@@ -114,7 +122,7 @@ def test_parse_prefers_the_constant_die():
 def test_square_spellings(text):
     reading = parse(text)
     assert reading.faces == (2, 1, "²")
-    assert reading.sympy_value() == 441
+    assert grammar_value(reading) == 441
 
 
 @pytest.mark.parametrize(
@@ -123,7 +131,7 @@ def test_square_spellings(text):
 def test_root_spellings(text):
     reading = parse(text)
     assert reading.faces == ("√", 9)
-    assert reading.sympy_value() == 3
+    assert grammar_value(reading) == 3
 
 
 @pytest.mark.parametrize("times", ["×", "x", "X", "*", "＊", "✕", "ｘ"])
@@ -141,21 +149,21 @@ def test_binary_operator_spellings(symbols, face):
     for symbol in symbols:
         reading = parse(f"8{symbol}2")
         assert reading.faces == (8, face, 2)
-        assert reading.sympy_value() == {"+": 10, "−": 6, "×": 16, "÷": 4}[face]
+        assert grammar_value(reading) == {"+": 10, "−": 6, "×": 16, "÷": 4}[face]
 
 
 def test_full_width_digits_and_spaces_anywhere():
     assert faces_of("４４７＋２") == (4, 4, 7, "+", 2)
     assert faces_of("  4 4\t7 +\u30002  ") == (4, 4, 7, "+", 2)
     assert faces_of("－ ５ ＊ ３") == ("−", 5, "×", 3)
-    assert parse("1 ÷ 3").sympy_value() == sympy.Rational(1, 3)
+    assert grammar_value(parse("1 ÷ 3")) == sympy.Rational(1, 3)
 
 
 def test_a_leading_minus_is_the_sign():
     reading = parse("−5+8")
     assert reading.faces == ("−", 5, "+", 8)
-    assert reading.sympy_value() == 3
-    assert parse("-2²").sympy_value() == -4
+    assert grammar_value(reading) == 3
+    assert grammar_value(parse("-2²")) == -4
 
 
 # ---- errors -----------------------------------------------------------------------------------------------
@@ -212,12 +220,12 @@ def test_empty(text):
 def test_over_200_characters_is_refused_before_parsing(monkeypatch):
     longest = "1+" * 99 + "12"
     assert len(longest) == MAX_FORMULA_LENGTH
-    assert parse(longest).sympy_value() == 99 + 12
+    assert grammar_value(parse(longest)) == 99 + 12
 
-    def no_lexing(text):
-        raise AssertionError("a formula over the limit reached the lexer")
+    def no_scanning(*args):
+        raise AssertionError("a formula over the limit was scanned past the limit")
 
-    monkeypatch.setattr(suji.rules.formula, "_lex", no_lexing)
+    monkeypatch.setattr(suji.rules.language.reader, "scanner", no_scanning)
     for text in (longest + "3", "(" * 201, "1" * 10**6):
         error = error_of(text)
         assert (error.code, error.column, error.params) == ("too_long", None, {"limit": 200})
@@ -293,8 +301,7 @@ def test_sympy_value_matches_the_reference_and_exact(faces):
     expected = reference_value(faces)
     for reading in readings(format_faces(faces)):
         if isinstance(reading, Reading):
-            assert same_value(reading.sympy_value(), expected)  # every reading has the same value
-            assert same_value(to_sympy(evaluate(reading.faces)), expected)
+            assert same_value(grammar_value(reading), expected)  # every reading has the same value
 
 
 @settings(max_examples=examples(500))
@@ -314,7 +321,7 @@ def _never_raises_but_formula_error(text: str) -> None:
     try:
         for reading in readings(text):
             if isinstance(reading, Reading):
-                reading.sympy_value()
+                assert evaluate(reading.faces) is not None
     except FormulaError:
         pass
 
@@ -335,7 +342,7 @@ def test_binary_junk_gives_readings_or_formula_errors(data):
 )
 def test_many_constant_spots_are_bounded(text):
     results = list(readings(text)) if text.strip() else []
-    assert len(results) <= suji.rules.formula.MAX_READINGS
+    assert len(results) <= suji.rules.language.reader.MAX_READINGS
     _never_raises_but_formula_error(text)
 
 
@@ -374,48 +381,46 @@ LEXER_PIECES = [
     "é",
     "乗",
     "s",
+    "sq",
+    "Square",
+    "squ",
+    "SQRT",
+    "times",
+    "plus",
+    "Minus",
+    "div",
+    "root",
+    "r",
+    "t",
 ]
 
 
 def _lark_lexes(text: str) -> list | int:
-    """Lark's own lexer (built for this text, as `Lark.lex` does): every token's fields, or the bad column."""
-    from lark.exceptions import UnexpectedCharacters
-
-    from suji.rules.formula import formula_parser
-
-    try:
-        return [_fields(t) for t in formula_parser().lex(text)]
-    except UnexpectedCharacters as error:
-        return error.column
-
-
-def _fields(token) -> tuple:
-    return (
-        token.type,
-        str(token),
-        token.start_pos,
-        token.end_pos,
-        token.line,
-        token.column,
-        token.end_column,
-    )
+    """Lark's own lexer on the grammar file: every token's (type, text, start, end), or the bad column."""
+    found = grammar.lark_tokens(text)
+    if isinstance(found, int):
+        return found
+    return [(t.type, str(t), t.start_pos, t.end_pos) for t in found]
 
 
 def _our_lexes(text: str) -> list | int:
-    """The scanner's tokens (every field), or the column of the character it cannot read."""
-    from suji.rules.formula import _lex
+    """The reader's scan: (terminal, text, start, end) of every piece, or the column of the first bad character."""
+    from suji.rules.language.reader import scan
+    from suji.rules.language.spelling import TERMINAL_OF_FACE
 
-    try:
-        return [_fields(t) for t in _lex(text)]
-    except FormulaError as error:
-        return error.column
+    scanned = scan(text)
+    if scanned.bad is not None:
+        return scanned.bad + 1
+    kind = lambda f: "DIGIT" if type(f) is int else TERMINAL_OF_FACE[f]  # noqa: E731
+    return [(kind(p.face), text[p.start : p.end], p.start, p.end) for p in scanned.pieces]
 
 
 @pytest.mark.parametrize(
-    "text", ["21²+4+1", "８＋２÷１１×１１", "√4²+3×12−5", "12 + 3", "5(4)", "7=7", "x", "2\n+1"]
+    "text",
+    ["21²+4+1", "８＋２÷１１×１１", "√4²+3×12−5", "12 + 3", "5(4)", "7=7", "x", "2\n+1", "2 times 3 div sqrt4 sq"],
 )
 def test_the_scanner_lexes_as_lark_does(text):
-    """The grammar's terminals scanned as one pattern give the tokens (and errors) Lark's own lexer gives."""
+    """The spelling table's pattern splits a text as Lark's own lexer splits it with the grammar file."""
     assert _our_lexes(text) == _lark_lexes(text)
 
 
