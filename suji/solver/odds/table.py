@@ -365,7 +365,7 @@ def suspect(table: OddsTable) -> None:
     with _CACHE_LOCK:
         cached = _CACHE.get(str(table.path))
         if cached is not None and cached[1] is table:
-            _CACHE[str(table.path)] = (table.identity, TableError("damaged", table.path, "bad_row"))
+            _CACHE.put(str(table.path), (table.identity, TableError("damaged", table.path, "bad_row")))
 
 
 def open_table(path: Path | None = None) -> OddsTable:
