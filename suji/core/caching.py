@@ -57,6 +57,7 @@ SIZES: dict[str, int] = {
     "furigana_pieces": 8192,  # one text of a page (a message, < 1 KB) as words with readings: ~2 KB
     "practice_item_stats": 4,  # what answers taught about the practice items, per database: ~10,000 floats
     "practice_learner": 1024,  # a pupil's learner model read from its stored JSON (< 8 KB): ~10 KB
+    "formula_skills": 8192,  # the skill families of a formula kept in print (< 200 characters): a few names
 }
 
 computed_once = cache
