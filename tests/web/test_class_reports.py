@@ -5,10 +5,10 @@ both languages, from pupils' real work through the pages."""
 from __future__ import annotations
 
 import csv
-from collections import Counter
 import io
 import json
 import re
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
