@@ -40,6 +40,8 @@ SHORT_NAMES = {
     "four_dice": N_("4 dice"),
     "five_dice": N_("5 dice"),
 }
+# The grid's mark of each level (the level's name beside it for a reader, and in the legend): a school's △ ○ ◎.
+LEVEL_MARKS = {"not_started": "·", "attempted": "△", "familiar": "○", "proficient": "◎", "mastered": "★"}
 MAX_FORMULA = 200
 
 

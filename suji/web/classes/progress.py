@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from suji.core.i18n import translate
 from suji.learner.families import FAMILY_NAMES
 from suji.learner.mastery import LEVEL_NAMES, levels
-from suji.play.classroom import mistake_name
+from suji.play.classroom import SKIPPED, mistake_name
 from suji.play.school import reports
 from suji.play.school.progress import (
     PupilProgress,
@@ -53,7 +53,8 @@ from suji.web.settings import local_time, local_zone
 
 WEEK_CHOICES = (4, 6, 8)
 MAX_WEEKS = max(WEEK_CHOICES)
-NOT_A_MISTAKE = "below_goal"  # a practice goal of points not reached: a target was made, the checker found nothing
+# Not mistakes of a formula: a practice goal of points not reached (a target was made), a problem skipped.
+NOT_MISTAKES = ("below_goal", SKIPPED)
 
 
 def weeks_shown(raw: object) -> int:
@@ -201,11 +202,13 @@ def _work_line(assignment: Assignment, pupil: ClassPupil, pupils: Sequence[Class
 
 
 def _mistake(pupil: ClassPupil) -> tuple[str | None, int]:
-    """The mistake the pupil's formulas ran into most often (the checker's code; ties to the first by name)."""
+    """The mistake the pupil's formulas ran into most often (the checker's code; ties to the first by name), of
+    every answer kept: homework, live lessons and practice."""
     counts: Counter[str] = Counter()
     for code, n in db.session.execute(
         select(AssignmentAttempt.error_code, func.count()).where(
-            AssignmentAttempt.pupil_id == pupil.id, AssignmentAttempt.error_code.is_not(None))
+            AssignmentAttempt.pupil_id == pupil.id, AssignmentAttempt.error_code.is_not(None),
+            AssignmentAttempt.error_code.not_in(NOT_MISTAKES))
         .group_by(AssignmentAttempt.error_code)
     ):  # fmt: skip
         counts[str(code)] += n
@@ -213,7 +216,7 @@ def _mistake(pupil: ClassPupil) -> tuple[str | None, int]:
         for code, n in db.session.execute(
             select(PracticeAnswer.error_code, func.count()).where(
                 PracticeAnswer.profile_id == pupil.profile_id, PracticeAnswer.error_code.is_not(None),
-                PracticeAnswer.error_code != NOT_A_MISTAKE)
+                PracticeAnswer.error_code.not_in(NOT_MISTAKES))
             .group_by(PracticeAnswer.error_code)
         ):  # fmt: skip
             counts[str(code)] += n

@@ -24,7 +24,7 @@ from suji.core.i18n import translate
 from suji.learner.families import FAMILIES, FAMILY_NAMES
 from suji.learner.mastery import LEVEL_NAMES, LEVELS
 from suji.play.school import reports as rules
-from suji.play.school.progress import SHORT_NAMES, at_least, pupil_csv
+from suji.play.school.progress import LEVEL_MARKS, SHORT_NAMES, at_least, pupil_csv
 from suji.play.school.reports import STATUS_NAMES, assignment_report, report_csv
 from suji.web.accounts.models import Teacher
 from suji.web.classes import progress, store, work
@@ -49,6 +49,7 @@ def _names(language: str) -> dict:
         "skill_names": {s: translate(FAMILY_NAMES[s], language) for s in FAMILIES},
         "short_names": {s: translate(SHORT_NAMES[s], language) for s in FAMILIES},
         "level_names": {lv: translate(LEVEL_NAMES[lv], language) for lv in LEVELS},
+        "marks": LEVEL_MARKS,
     }
 
 
