@@ -10,11 +10,13 @@ in none of these, so a new page is checked from the day it is added: give it a `
 
 A `Tour` walks the app in one language with three browser contexts (a visitor or pupil, a signed-in teacher and a
 second pupil), all with CSP bypassed so that axe-core can be injected; each state it reaches is yielded as
-(name, page, html): the page showing the state and the HTML the server sent for it.
+(name, page, html): the page showing the state and the HTML the server sent for it. SUJI_A11Y_ONLY=a,b walks
+only those Tour methods ("plain" for the argument-free pages): a quick look at the pages one is working on.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +35,10 @@ NOT_PAGES: dict[str, str] = {
     "practice.api_next": "JSON API",
     "practice.api_progress": "JSON API",
     "classes.export": "a class's data (JSON)",
+    "classes.skills_csv": "the skills grid as CSV",
+    "classes.alerts_csv": "the alerts as CSV",
+    "classes.homework_csv": "a homework's report as CSV",
+    "classes.pupil_report_csv": "a pupil's report as CSV",
     "worksheets.json": "a worksheet as JSON",
     "worksheets.pdf": "a worksheet (PDF)",
     "worksheets.dice_pdf": "the printable dice (PDF)",
@@ -60,6 +66,12 @@ REACH: dict[str, str] = {
     "classes.edit_pupil": "teacher_classes",
     "classes.delete_pupil_confirm": "teacher_classes",
     "classes.delete_confirm": "teacher_classes",
+    "classes.new_homework": "class_year",
+    "classes.homework_page": "class_year",
+    "classes.delete_homework_confirm": "class_year",
+    "classes.reports_page": "class_year",
+    "classes.pupil_report": "class_year",
+    "pupils.homework": "class_year",
 }
 
 # Argument-free pages that belong to a signed-in teacher (a visitor is sent to the sign-in page).
@@ -68,6 +80,7 @@ TEACHER_PREFIXES = ("/teacher/", "/class/")
 VISITOR_ONLY = ("/teacher/login", "/teacher/signup")
 
 TEACHER_EMAIL = "a11y@school.example"
+ONLY = tuple(name for name in os.environ.get("SUJI_A11Y_ONLY", "").split(",") if name)  # empty: everything
 WAIT_MS = 20_000  # a bounded wait for what a page's own polling brings (class pages look every 3 s)
 TEACHER_PASSWORD = "correct horse battery"
 
@@ -182,7 +195,7 @@ class Tour:
 
     def visits(self) -> Iterator[Visit]:
         """Every page state: the plain pages, then each REACH method once, in the order REACH names them."""
-        for path in plain_routes(self.app):
+        for path in plain_routes(self.app) if not ONLY or "plain" in ONLY else []:
             roles = ["visitor"]
             if path.startswith(TEACHER_PREFIXES) and path not in VISITOR_ONLY:
                 roles = ["teacher"]
@@ -194,7 +207,8 @@ class Tour:
                 self.seen.add(final)
                 yield self.visit(f"{path} ({role})", role)
         for method in dict.fromkeys(REACH.values()):
-            yield from getattr(self, method)()
+            if not ONLY or method in ONLY:
+                yield from getattr(self, method)()
 
     def drills(self) -> Iterator[Visit]:
         for level in (1, 2, 3):
@@ -317,3 +331,89 @@ class Tour:
         yield self.visit("a teacher's class: delete a pupil?", "teacher")
         teacher.goto(show + "/delete")
         yield self.visit("a teacher's class: delete?", "teacher")
+
+    def class_year(self) -> Iterator[Visit]:
+        """A class over the year: homework set (a problem set, adaptive practice, a timed set, one not open yet),
+        pupils signed in with their cards doing it, then the teacher's reports: each homework's, the skills
+        grid and one skill's weeks, a pupil's printed page, the alerts on the class page."""
+        from datetime import UTC, datetime, timedelta
+
+        teacher = self.goto("teacher", "/teacher/classes/new")
+        teacher.fill("#name", "5-1")
+        self.submit(teacher, "#save-class")
+        teacher.fill("#roster-text", "1 Hana\n2 Ken\n3 さとう みお")
+        self.submit(teacher, "#add-pupils")
+        show = teacher.url.split("#")[0]
+        teacher.goto(show + "/homework/new")
+        yield self.visit("homework: the form", "teacher")
+        soon = (datetime.now(UTC) + timedelta(hours=9, days=1)).strftime("%Y-%m-%dT%H:%M")  # Japan's time
+        later = (datetime.now(UTC) + timedelta(hours=9, days=10)).strftime("%Y-%m-%dT%H:%M")
+        sets = [{"title": "Sheet 3", "count": "2", "due_at": soon}, {"title": "Timed", "count": "1", "time_limit": "10"},
+                {"title": "Next week", "count": "1", "opens_at": soon, "due_at": later}]  # fmt: skip
+        for fields in sets:
+            teacher.goto(show + "/homework/new")
+            for name, value in fields.items():
+                teacher.fill(f"#{name}", value)
+            self.submit(teacher, "#set-homework")
+        teacher.goto(show + "/homework/new")
+        teacher.fill("#title", "Practice")
+        teacher.check("input[name=kind][value=adaptive]")
+        teacher.fill("#amount", "3")
+        self.submit(teacher, "#set-homework")
+        homework = {teacher.locator(f"tr[data-homework]:has-text('{title}')").get_attribute("data-homework"): title
+                    for title in ("Sheet 3", "Timed", "Next week", "Practice")}  # fmt: skip
+        ids = {title: hw for hw, title in homework.items()}
+
+        pupil = self.goto("pupil", "/signin")
+        pupil.fill("#code-input", self._card_code(show.rsplit("/", 1)[1], "Ken"))
+        self.submit(pupil, "#signin-button")
+        yield self.visit("a pupil's page with homework", "pupil")
+        pupil.goto(f"{self.base}/my/homework/{ids['Sheet 3']}")
+        yield self.visit("homework: a problem", "pupil")
+        pupil.fill("#formula", "7×8")
+        self.submit(pupil, "#answer", then="#problem-title")
+        yield self.visit("homework: a miss", "pupil")
+        self.submit(pupil, "#skip", then="#result")
+        yield self.visit("homework: a problem skipped", "pupil")
+        pupil.click("#next")
+        pupil.locator("#skip").wait_for(timeout=WAIT_MS)
+        self.submit(pupil, "#skip", then="#finished")
+        yield self.visit("homework: done", "pupil")
+        pupil.goto(f"{self.base}/my/homework/{ids['Timed']}")
+        yield self.visit("homework: a timed set's start", "pupil")
+        pupil.goto(f"{self.base}/my/homework/{ids['Next week']}")
+        yield self.visit("homework: not open yet", "pupil")
+        pupil.goto(f"{self.base}/my/homework/{ids['Practice']}")
+        yield self.visit("homework: adaptive practice", "pupil")
+        self.submit(pupil, "#give-up", then="#formula")
+        yield self.visit("homework: adaptive practice after an answer", "pupil")
+
+        for title in ("Sheet 3", "Practice"):
+            teacher.goto(f"{show}/homework/{ids[title]}")
+            yield self.visit(f"homework's report: {title}", "teacher")
+        teacher.goto(show + "/reports")
+        yield self.visit("reports: skills over the weeks", "teacher")
+        teacher.goto(show + "/reports?skill=times&weeks=8")
+        yield self.visit("reports: one skill's weeks", "teacher")
+        teacher.goto(show)
+        yield self.visit("a class with alerts", "teacher")
+        report = teacher.locator("#roster-table a[href$='/report']").nth(1).get_attribute("href")
+        teacher.goto(self.base + report)
+        yield self.visit("a pupil's printed report", "teacher")
+        teacher.goto(f"{show}/homework/{ids['Timed']}/delete")
+        yield self.visit("homework: delete?", "teacher")
+
+    def _card_code(self, class_id: str, name: str) -> str:
+        """A new sign-in card's code for a pupil of the class (as printing the cards makes one)."""
+        from sqlalchemy import select
+
+        from suji.web.classes.models import ClassPupil, SchoolClass
+        from suji.web.classes.signin import make_cards
+        from suji.web.extensions import db
+
+        with self.app.app_context():  # type: ignore[attr-defined]
+            cls = db.session.scalar(select(SchoolClass).where(SchoolClass.public_id == class_id))
+            pupil = db.session.scalar(select(ClassPupil).where(ClassPupil.class_id == cls.id, ClassPupil.name == name))
+            code = dict(make_cards([pupil]))[pupil]
+            db.session.remove()
+        return code

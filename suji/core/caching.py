@@ -71,6 +71,7 @@ SIZES: dict[str, int] = {
     "dummy_password": 4,  # the hash a login without an account is checked against, per password cost
     "practice_bank_figures": 8,  # the item bank's reference difficulties and family shares: ~30 floats each
     "odds_table": 4,  # the odds table read and checked once per file version, per path (one in practice)
+    "formula_skills": 8192,  # the skill families of a formula kept in print (< 200 characters): a few names
 }
 
 _once: dict[str, Callable[[], Any]] = {}

@@ -20,6 +20,7 @@ from fractions import Fraction
 from suji.core.decimals import rounded
 from suji.core.i18n import N_, translate
 from suji.core.spreadsheet import csv_bytes
+from suji.learner.families import FAMILY_INDEX as FAMILY_ORDER
 from suji.play.classroom import ClassProblem, Progress, mistake_name, results
 from suji.play.classroom.results import ProblemColumn
 
@@ -180,6 +181,7 @@ class Alert:
     kind: str
     pupil: str
     params: Mapping[str, object]
+    pupil_id: str = ""  # the pupil's public id, for a link to their report
 
     def message(self, lang: str, translate_param=None) -> str:  # noqa: ANN001 - a callable (name, lang) → text
         params = dict(self.params)
@@ -215,6 +217,52 @@ def not_started_soon(opens_at: datetime | None, due_at: datetime, started: bool,
 
 def mistake_text(code: str | None, lang: str) -> str:
     return mistake_name(code, lang)
+
+
+ALERT_ORDER = ("misses", "not_started", "inactive", "never_active")  # what a teacher can act on first
+
+
+@dataclass(frozen=True)
+class PupilFacts:
+    """What the alerts read of one pupil: when added, last active, and their latest answers, oldest first, each
+    as (made, the skills it asked for)."""
+
+    pupil_id: str
+    name: str
+    added: datetime
+    last_active: datetime | None
+    answers: Sequence[tuple[bool, frozenset[str]]] = ()
+
+
+@dataclass(frozen=True)
+class DueWork:
+    """An assignment the alerts look at: its title, window, and the pupils (public ids) who have started it."""
+
+    title: str
+    opens_at: datetime | None
+    due_at: datetime
+    started: frozenset[str]
+
+
+def class_alerts(pupils: Sequence[PupilFacts], homework: Sequence[DueWork], now: datetime) -> list[Alert]:
+    """Every alert of a class: misses in a row on a skill, homework not started two days before it is due, no
+    activity for a week; by kind (ALERT_ORDER), then in the roster's order, then by skill or due date."""
+    found: list[tuple[int, int, object, Alert]] = []
+    for place, pupil in enumerate(pupils):
+        runs = misses_in_a_row(pupil.answers)
+        for skill in sorted(runs, key=lambda s: FAMILY_ORDER.get(s, len(FAMILY_ORDER))):
+            alert = Alert("misses", pupil.name, {"count": runs[skill], "skill": skill}, pupil.pupil_id)
+            found.append((0, place, FAMILY_ORDER.get(skill, 0), alert))
+        for work in sorted(homework, key=lambda w: w.due_at):
+            if not_started_soon(work.opens_at, work.due_at, pupil.pupil_id in work.started, now):
+                alert = Alert("not_started", pupil.name, {"title": work.title, "due": work.due_at}, pupil.pupil_id)
+                found.append((1, place, work.due_at, alert))
+        idle = inactive(pupil.last_active, pupil.added, now)
+        if idle is not None:
+            days = (now - pupil.last_active).days if pupil.last_active is not None else INACTIVE_DAYS
+            found.append((ALERT_ORDER.index(idle), place, 0, Alert(idle, pupil.name, {"days": days}, pupil.pupil_id)))
+    found.sort(key=lambda f: (f[0], f[1]))  # stable: within one pupil and kind, the order of the loop above
+    return [f[3] for f in found]
 
 
 # ---- skills over weeks ----

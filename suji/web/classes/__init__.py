@@ -9,7 +9,9 @@
     cards    the teacher's PDF of sign-in cards
     work     homework and live lessons as rows: one pupil's answer in one transaction, what the reports read
     adaptive adaptive homework: the pupil's own practice (suji.web.practice), N items or N minutes
-    homework the teacher's homework pages, and the class page's homework and live-lesson panels
+    homework the teacher's homework pages (each one's report), and the class page's homework and live-lesson panels
+    progress what the reports read: every answer of the weeks shown with its skills, the levels, the alerts
+    reports  the skills grid over weeks, a pupil's printed report, every report as CSV, the class page's alerts
     live     class mode's sessions made for a class (suji.web.classroom's hooks) and their record here
     daily    the daily puzzle's board of a class (shown, anonymous, off; suji.web.games' hook)
     records  what deleting a pupil or a class removes of their records, and the export's parts
@@ -22,7 +24,7 @@ The rules are pure functions in suji.play.school (roster, homework, reports); ev
 from __future__ import annotations
 
 from suji.web.accounts import store as accounts_store
-from suji.web.classes import cards, daily, homework, live, records, roster, views  # noqa: F401  (their routes join the blueprint)
+from suji.web.classes import cards, daily, homework, live, records, reports, roster, views  # noqa: F401  (their routes join the blueprint)
 from suji.web.classes.access import bp
 from suji.web.classes.store import delete_teacher_classes, purge_expired
 from suji.web.games import daily as games_daily

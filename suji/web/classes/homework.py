@@ -11,11 +11,13 @@ class page's "Live lessons" panel lists the lessons' records and starts a live s
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response
 
+from suji.core.decimals import decimal_text
 from suji.play.school import homework as rules
 from suji.play.school.reports import assignment_report
 from suji.play.school.roster import EXTRA_TIME
@@ -94,7 +96,8 @@ def sheet_url(homework: rules.Homework) -> str:
 @bp.get("/teacher/classes/<class_id>/homework/<homework_id>")
 @class_required
 def homework_page(teacher: Teacher, cls: SchoolClass, homework_id: str) -> str:
-    """Who has started and finished, late or not, and each pupil's counted score (the reports say more)."""
+    """The homework's (or live lesson's) report: who has not started, is working, finished or finished late, each
+    pupil's counted score and problems, each problem's share solved and most common mistake (CSV: .reports)."""
     assignment = _assignment(cls, homework_id, (FIXED, ADAPTIVE, LIVE))
     work.settle_time_up(assignment)
     homework = work.homework_of(assignment)
@@ -103,7 +106,8 @@ def homework_page(teacher: Teacher, cls: SchoolClass, homework_id: str) -> str:
     report = assignment_report(work.problems_of(assignment), works, mistakes, homework.first_attempt_only)
     return render_template(
         "classes/homework.html", teacher=teacher, cls=cls, assignment=assignment, hw=homework, report=report,
-        pupils=pupils, kind_names=KIND_NAMES, window=rules.window(homework, utcnow()),
+        pupils=pupils, rows=list(zip(report.rows, pupils, strict=True)), kind_names=KIND_NAMES,
+        window=rules.window(homework, utcnow()), minutes=lambda seconds: decimal_text(Fraction(seconds) / 60, 1),
         sheet_url=sheet_url(homework) if assignment.kind != ADAPTIVE else None, extra_time=EXTRA_TIME,
     )  # fmt: skip
 

@@ -1,0 +1,185 @@
+"""A class's reports (issue 24, part 4): the skills grid over weeks from the learner model, each homework's report
+with its most common mistake, the class page's alerts, one pupil's printed page, and every report as CSV, in
+both languages, from pupils' real work through the pages."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select, update
+from teacher_support import make_class, print_cards, pupil_client, pupil_ids, sign_up
+from test_class_homework import problems, send, set_homework
+
+from suji.learner.bank import load
+from suji.learner.items import item_key
+from suji.rules.dice import Roll
+from suji.web.classes.models import AssignmentAttempt, ClassPupil
+from suji.web.extensions import db
+
+JST = timedelta(hours=9)
+
+
+def local(moment: datetime) -> str:
+    """A moment (UTC) as the homework form takes it, in Japan's time."""
+    return (moment + JST).strftime("%Y-%m-%dT%H:%M")
+
+
+def rows_of(response) -> list[list[str]]:
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert response.data.startswith("\ufeff".encode()) and "attachment" in response.headers["Content-Disposition"]
+    return list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
+
+
+def answer_items(device, hw: str, count: int, right: bool = True) -> None:
+    """Answer `count` items of an adaptive homework: with one of the item's answers, or by giving up."""
+    for _ in range(count):
+        page = device.get(f"/my/homework/{hw}").get_data(as_text=True)
+        nonce = re.search(r'name="item" value="([^"]+)"', page).group(1)
+        if not right:
+            assert device.post(f"/my/homework/{hw}/give-up", data={"item": nonce}).status_code == 303
+            continue
+        dice = json.loads(re.search(r'data-dice="([^"]+)"', page).group(1).replace("&#34;", '"'))
+        goal = re.search(r"at least (\d+) points", page)
+        roll = Roll(tuple(dice["target_dice"]), tuple(dice["number_dice"]), tuple(dice["operator_dice"]))
+        formula = load().get(item_key(roll, int(goal.group(1)) if goal else 0)).witness_formula
+        assert device.post(f"/my/homework/{hw}/item", data={"item": nonce, "formula": formula}).status_code == 303
+
+
+@pytest.fixture
+def school(app, client):
+    """A class of five: Hana finishes the set, Ken misses with × three times, Mia does adaptive practice, Yui was
+    last active nine days ago, Sora has never signed in (and was put on the roster ten days ago)."""
+    sign_up(client)
+    class_id = make_class(client, roster="1 Hana\n2 Ken\n3 Mia\n4 Yui\n5 Sora")
+    now = datetime.now(UTC).replace(tzinfo=None)
+    set_homework(client, class_id, title="Sheet 3", count="2", due_at=local(now + timedelta(days=10)))
+    set_homework(client, class_id, title="Practice", kind="adaptive", amount="4", due_at=local(now + timedelta(days=10)))
+    set_homework(client, class_id, title="Due soon", count="1", due_at=local(now + timedelta(days=1)))
+    codes = print_cards(client, class_id)
+    devices = {name: pupil_client(app, codes[name]) for name in ("Hana", "Ken", "Mia")}
+    page = devices["Hana"].get("/my/").get_data(as_text=True)
+    ids = {title: re.search(rf'data-homework="([^"]+)">\s*<a[^>]*>\s*<span class="homework-title">{title}<', page).group(1)
+           for title in ("Due soon", "Sheet 3", "Practice")}  # fmt: skip
+    for index, p in enumerate(problems(app, ids["Sheet 3"])):
+        send(devices["Hana"], ids["Sheet 3"], index, p["best_formula"])
+    for attempt, formula in enumerate(["7×8", "8×7", "7×7"]):  # no die shows a 7 or an 8: three misses with ×
+        assert send(devices["Ken"], ids["Sheet 3"], 0, formula, attempt).status_code == 303
+    answer_items(devices["Mia"], ids["Practice"], 3)
+    with app.app_context():
+        db.session.execute(update(ClassPupil).where(ClassPupil.name == "Yui").values(last_active_at=now - timedelta(days=9)))
+        db.session.execute(update(ClassPupil).where(ClassPupil.name == "Sora").values(created_at=now - timedelta(days=10)))
+        db.session.commit()
+    return class_id, ids, devices, pupil_ids(app, class_id)
+
+
+def test_the_class_page_lists_the_alerts(client, school):
+    class_id, _, _, pupils = school
+    page = client.get(f"/teacher/classes/{class_id}").get_data(as_text=True)
+    alerts = re.findall(r'data-alert="(\w+)"><a href="([^"]+)">([^<]+)<', page)
+    texts = [t for _, _, t in alerts]
+    kinds = [k for k, _, _ in alerts]
+    assert texts[0] == "Ken missed 3 in a row on × (times)."  # what a teacher can act on first
+    assert kinds == ["misses"] + ["not_started"] * 5 + ["inactive", "never_active"]
+    assert [t.split()[0] for t in texts[1:6]] == ["Hana", "Ken", "Mia", "Yui", "Sora"]  # the roster's order
+    assert texts[2].startswith("Ken has not started “Due soon”, due ")
+    assert texts[6:] == ["Yui has not practised for 9 days.", "Sora has not signed in yet."]
+    assert alerts[0][1] == f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report"
+    assert page.index('id="alerts"') < page.index('id="roster"')  # first thing on the page
+    rows = rows_of(client.get(f"/teacher/classes/{class_id}/alerts.csv"))
+    assert rows[0] == ["Name", "Alert"] and rows[1] == ["Ken", "Ken missed 3 in a row on × (times)."]
+    assert len(rows) == len(alerts) + 1
+
+
+def test_the_skills_grid_shows_levels_from_the_learner_model_and_the_weeks(client, school):
+    class_id, _, _, pupils = school
+    page = client.get(f"/teacher/classes/{class_id}/reports").get_data(as_text=True)
+    rows = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', page, re.S))
+    assert set(rows) == set(pupils.values())
+    assert rows[pupils["Mia"]].count('class="level level-not_started"') < 10  # practice moved her levels
+    assert rows[pupils["Sora"]].count('class="level level-not_started"') == 10
+    assert "Familiar or better" in page and page.count('class="w band-') >= 5 * 11 * 6
+    # One skill, week by week: Ken's three misses with × this week.
+    one = client.get(f"/teacher/classes/{class_id}/reports?skill=times&weeks=4").get_data(as_text=True)
+    ken = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
+    assert re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken)[-1] == ("low", "0 of 3")
+    assert one.count("Week of") == 4
+    lines = rows_of(client.get(f"/teacher/classes/{class_id}/reports/skills.csv?weeks=4"))
+    assert len(lines) == 1 + 5 * 10 and lines[0][:4] == ["No.", "Name", "Skill", "Level now"]
+    ken_times = next(r for r in lines if r[1] == "Ken" and r[2] == "× (times)")
+    assert ken_times[4:8] == ["0", "0", "0", "0"] and ken_times[8:] == ["0", "0", "0", "3"]
+
+
+def test_a_homeworks_report_names_who_finished_and_the_most_common_mistake(client, school):
+    class_id, ids, _, pupils = school
+    page = client.get(f"/teacher/classes/{class_id}/homework/{ids['Sheet 3']}").get_data(as_text=True)
+    assert "1 of 5 finished" in page
+    with client.application.app_context():  # the mistakes as the checker named them, counted in the database
+        codes = Counter(db.session.scalars(select(AssignmentAttempt.error_code).where(AssignmentAttempt.error_code.is_not(None))))
+    assert codes.most_common(1)[0] == ("not_rolled", 2)  # 7×7 uses a 7 twice
+    assert "The most common mistake: Used a die that was not rolled (2 times)." in page
+    problem_rows = re.findall(r'<tr><th scope="row" class="num">(\d)</th>(.*?)</tr>', page, re.S)
+    assert "Used a die that was not rolled (2 times)" in problem_rows[0][1] and '20%<span class="sub">1/5</span>' in problem_rows[0][1]
+    assert problem_rows[1][1].endswith("<td>—</td>") and '20%<span class="sub">1/5</span>' in problem_rows[1][1]  # solved by Hana alone
+    lines = rows_of(client.get(f"/teacher/classes/{class_id}/homework/{ids['Sheet 3']}/report.csv"))
+    by_name = {r[1]: r for r in lines[1:]}
+    assert by_name["Hana"][2] == "Finished" and by_name["Ken"][2] == "Working on it" and by_name["Ken"][6] == "0"
+    assert by_name["Sora"][2] == "Not started" and lines[0][6:] == ["Problem 1", "Problem 2"]
+    adaptive = rows_of(client.get(f"/teacher/classes/{class_id}/homework/{ids['Practice']}/report.csv"))
+    mia = next(r for r in adaptive if r[1] == "Mia")
+    assert mia[6:8] == ["3", mia[7]] and int(mia[7]) <= 3 and lines[0][:3] == ["No.", "Name", "Status"]
+
+
+def test_a_pupils_report_is_theirs_alone_and_prints(client, school):
+    class_id, _, _, pupils = school
+    page = client.get(f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report").get_data(as_text=True)
+    assert "Learning report: Ken" in page and "To practise:" in page and "× (times)" in page
+    assert "Ken missed 3 in a row on × (times)." in page
+    assert "The most common mistake: Used a die that was not rolled (2 times)." in page  # of his formulas, not skips
+    for other in ("Hana", "Mia", "Yui", "Sora"):
+        assert other not in page  # the class only as figures without names
+    assert 'id="print"' in page and "reports.js" in page and "http" not in re.sub(r'href="[^"]*"', "", page.split("<main")[1])
+    homework = re.findall(r'<tr><th scope="row" class="name">([^<]+)</th>(.*?)</tr>', page, re.S)
+    assert [t for t, _ in homework] == ["Due soon", "Practice", "Sheet 3"] or [t for t, _ in homework][:1] == ["Due soon"]
+    sheet = dict(homework)["Sheet 3"]
+    assert "Working on it" in sheet and "1 of 5 finished" in sheet
+    lines = rows_of(client.get(f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report.csv?weeks=4"))
+    assert lines[0][:5] == ["No.", "Name", "Part", "Skill", "Level now"] and len(lines[0]) == 5 + 8
+    assert all(r[1] == "Ken" for r in lines if r and r[0] != "No.") and len(lines) == 1 + 10 + 1 + 1 + 3
+    assert [r[3:5] for r in lines[13:]] == [["Due soon", "Not started"], ["Sheet 3", "Working on it"], ["Practice", "Not started"]]
+    with client.application.app_context():
+        assert db.session.scalar(select(AssignmentAttempt.error_code).where(AssignmentAttempt.formula == "7×8")) == "not_rolled"
+
+
+def test_the_reports_read_in_japanese(client, school):
+    class_id, _, _, pupils = school
+    client.set_cookie("suji_lang", "ja")
+    page = client.get(f"/teacher/classes/{class_id}").get_data(as_text=True)
+    assert "Kenさんは「×（かけ算）」で3回続けてまちがえています。" in page
+    reports = client.get(f"/teacher/classes/{class_id}/reports").get_data(as_text=True)
+    assert "児童" in reports or "名前" in reports
+    assert "生徒" not in reports and "生徒" not in page
+    report = client.get(f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report").get_data(as_text=True)
+    assert "Kenさん" in report and "生徒" not in report
+    lines = rows_of(client.get(f"/teacher/classes/{class_id}/alerts.csv"))
+    assert lines[0] == ["名前", "お知らせ"]
+
+
+def test_another_teachers_reports_are_not_found(app, client, school):
+    class_id, ids, _, pupils = school
+    other = app.test_client()
+    sign_up(other, "kato@school.example")
+    paths = [f"/teacher/classes/{class_id}/reports", f"/teacher/classes/{class_id}/reports/skills.csv",
+             f"/teacher/classes/{class_id}/alerts.csv", f"/teacher/classes/{class_id}/homework/{ids['Sheet 3']}/report.csv",
+             f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report",
+             f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report.csv"]  # fmt: skip
+    for path in paths:
+        assert other.get(path).status_code == 404, path
+        assert client.get(path).status_code == 200, path
+    own = make_class(other, roster="1 Aki")
+    assert other.get(f"/teacher/classes/{own}/pupils/{pupils['Ken']}/report").status_code == 404  # not in that class
