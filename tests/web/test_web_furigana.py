@@ -111,3 +111,39 @@ def test_a_bad_grade_changes_nothing_and_next_stays_on_the_site(client, value):
 
 def test_the_switch_needs_the_csrf_token(csrf_client):
     assert csrf_client.post("/furigana", data={"grade": "2", "next": "/"}).status_code == 400
+
+
+@pytest.fixture
+def signed_in_pupil(app, client):
+    """A pupil of a class with homework (a fixed set and adaptive practice), signed in with a card's code."""
+    from datetime import datetime, timedelta
+
+    from teacher_support import make_class, print_cards, pupil_client, sign_up
+
+    due = (datetime.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")  # ahead, within the year allowed
+    sign_up(client)
+    class_id = make_class(client, roster="1 はな\n2 けん")
+    for fields in ({"title": "プリント3", "kind": "fixed", "count": "2", "level": "3", "seed": "3b", "version": "B"},
+                   {"title": "練習", "kind": "adaptive", "amount": "3"}):  # fmt: skip
+        response = client.post(f"/teacher/classes/{class_id}/homework/new", data={**fields, "due_at": due})
+        assert response.status_code == 303, response.get_data(as_text=True)
+    codes = print_cards(client, class_id)
+    return pupil_client(app, codes["はな"], lang="ja")
+
+
+@pytest.mark.parametrize("grade", [1, 3, 4, 6])
+def test_a_signed_in_pupils_pages_at_grade_n_have_no_kanji_above_n_outside_ruby(signed_in_pupil, grade):
+    import re
+
+    pupil = signed_in_pupil
+    pupil.set_cookie("suji_furigana", str(grade))
+    mine = pupil.get("/my/", headers=JA).get_data(as_text=True)
+    homework = re.findall(r'data-homework="([^"]+)"', mine)
+    assert len(homework) == 2
+    for path in ["/my/", "/signin", "/practice/", *(f"/my/homework/{h}" for h in homework)]:
+        response = pupil.get(path, headers=JA)
+        assert response.status_code == 200, path
+        html = response.get_data(as_text=True)
+        assert bare_kanji(html, grade) == set(), path
+        if grade <= 3:
+            assert "<ruby>" in html, path  # the pages have kanji to read: the test is not passing on kana alone
