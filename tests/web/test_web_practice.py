@@ -147,6 +147,25 @@ def test_malformed_answers_get_the_apis_error_shape(app, client, body, code):
     assert client.post("/api/practice/answer", data="nope").get_json()["error"]["code"] == "not_json"
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_formula_too_long_is_refused_not_graded(app, client, lang):
+    """5,000 characters are not an answer: 400 (or the page again, the text kept), nothing kept, the problem open."""
+    problem = next_problem(client)
+    response = client.post("/api/practice/answer", json={"id": problem["id"], "formula": "1+" * 2500, "lang": lang})
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["code"] == "too_long" and "200" in error["message"]
+    client.set_cookie("suji_lang", lang)
+    play = client.get("/practice/").get_data(as_text=True)
+    problem_id = re.search(r'name="id" value="([^"]+)"', play).group(1)
+    page = client.post("/practice/answer", data={"id": problem_id, "formula": "2+" * 2500})
+    assert page.status_code == 303 and "/practice/result/" not in page.headers["Location"]
+    again = client.get(page.headers["Location"]).get_data(as_text=True)
+    assert ("長すぎ" in again if lang == "ja" else "too long" in again) and "2+2+2+" in again
+    assert rows(app, PracticeAnswer) == 0
+    assert answer(client, next_problem(client))[0] == 200  # the pupil carries on: nothing was lost
+
+
 def test_the_page_counts_hints_and_still_on_track_answers(app, client):
     problem = next_problem(client)
     shown = []

@@ -33,6 +33,8 @@ from suji.learner.families import FAMILY_NAMES
 from suji.learner.hints import route_hints
 from suji.learner.mastery import CHANGE_TEXT, LEVEL_NAMES, Change, levels
 from suji.learner.model import HINT_STEPS, Learner, best_route
+from suji.rules.language.errors import FormulaError
+from suji.rules.language.reader import MAX_FORMULA_LENGTH
 from suji.solver.hints import on_track
 from suji.solver.search import solve_at_level
 from suji.web.errors import error_response
@@ -161,7 +163,11 @@ def api_answer() -> Response:
     give_up = data.get("give_up", False)
     if not isinstance(give_up, bool):
         raise PracticeApiError("not_flag", field="give_up")
-    formula = None if give_up else _text(data, "formula")
+    formula = None if give_up else _text(data, "formula", MAX_FORMULA_LENGTH + 1)
+    if formula is not None and len(formula) > MAX_FORMULA_LENGTH:
+        # Not an answer to grade: refused before anything is kept, so the pupil loses nothing and can send it shorter.
+        too_long = FormulaError("too_long", column=None, limit=MAX_FORMULA_LENGTH)
+        return error_response(too_long.to_dict(g.error_lang), 400)
     hints_used = 0 if give_up else _count(data, "hints_used", HINT_STEPS)
     seconds = _seconds(data)
     try:

@@ -24,7 +24,8 @@ from suji.learner.mastery import LEVEL_NAMES, Change, display_rating, levels
 from suji.learner.model import best_route
 from suji.learner.selection import MISTAKE, NEW, REVIEW
 from suji.learner.signin import SigninError
-from suji.rules.language.reader import formula_field
+from suji.rules.language.errors import FormulaError
+from suji.rules.language.reader import MAX_FORMULA_LENGTH, formula_field
 from suji.rules.scoring import check
 from suji.rules.working import checked_working
 from suji.web.clients import remember_browser
@@ -76,6 +77,9 @@ def play() -> str:
 def _answer(formula: str | None) -> Response:
     holder = store.read_holder()
     typed = formula_field(request.form.get("formula"))
+    if formula is not None and len(formula) > MAX_FORMULA_LENGTH:  # not an answer: nothing is kept, the text stays
+        flash(FormulaError("too_long", column=None, limit=MAX_FORMULA_LENGTH).message(select_locale()), "error")
+        return redirect(url_for("practice.play", formula=typed[:MAX_FORMULA_LENGTH]), code=303)
     try:
         pending = store.problem_of(holder, request.form.get("id"))
         seconds = max(0.0, min(store.MAX_SECONDS, (utcnow() - pending.served_at).total_seconds()))
