@@ -1,6 +1,6 @@
 """`suji bench`: time the rules engine, the solver and re-roll advice on seeded standard rolls.
 
-Benchmarks live in BENCHMARKS, name → function(rolls, seed) → list of Timing rows; add one with
+Benchmarks live in suji.dev.timing.BENCHMARKS, name → function(rolls, seed) → list of Timing rows; add one with
 ``@register("name")``. `suji bench --only NAME` runs those whose name contains NAME. Each benchmark times its
 subject and a baseline in the same run, on the same inputs, so the figures compare on one machine.
 
@@ -15,78 +15,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import sys
-import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 
+from suji.dev import timing
+from suji.dev.timing import Timing, register, time_calls
 from suji.rules.dice import Roll, random_roll
 from suji.rules.language.evaluate import evaluate, is_formula
 from suji.rules.language.spelling import Face
 
 # The goal the rules engine is held to (issue 2): check() on a typical 9-dice answer, median on a 2-core machine.
 CHECK_GOAL_MS = 5.0
-
-
-@dataclass
-class Timing:
-    """The times of one benchmark row, in seconds; `key` names the row in `suji bench --json`."""
-
-    name: str
-    seconds: list[float] = field(default_factory=list)
-    key: str = ""
-
-    @property
-    def count(self) -> int:
-        return len(self.seconds)
-
-    @property
-    def median_ms(self) -> float:
-        return percentile(self.seconds, 50) * 1000
-
-    @property
-    def p95_ms(self) -> float:
-        return percentile(self.seconds, 95) * 1000
-
-
-def percentile(values: Sequence[float], pct: float) -> float:
-    """The nearest-rank percentile (the smallest value with at least pct % of the values at or below it)."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    if pct == 50 and len(ordered) % 2 == 0:  # the median of an even count: the mean of the middle two
-        mid = len(ordered) // 2
-        return (ordered[mid - 1] + ordered[mid]) / 2
-    rank = max(1, math.ceil(pct / 100 * len(ordered)))
-    return ordered[rank - 1]
-
-
-Benchmark = Callable[[int, int], list[Timing]]
-BENCHMARKS: dict[str, Benchmark] = {}
-
-
-def register(name: str) -> Callable[[Benchmark], Benchmark]:
-    """Add a benchmark under `name` (a function (rolls, seed) → Timing rows)."""
-
-    def add(function: Benchmark) -> Benchmark:
-        BENCHMARKS[name] = function
-        return function
-
-    return add
-
-
-def time_calls(name: str, function: Callable[..., object], inputs: Iterable[tuple]) -> Timing:
-    """Time `function(*args)` once for each args tuple."""
-    timing = Timing(name)
-    clock = time.perf_counter_ns
-    for args in inputs:
-        start = clock()
-        function(*args)
-        timing.seconds.append((clock() - start) / 1e9)
-    return timing
 
 
 # ---- typical answers -------------------------------------------------------------------------------------
@@ -409,10 +350,10 @@ def report(rows: Sequence[Timing]) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Run the benchmarks named by args.only (all when None) on args.rolls rolls from args.seed."""
-    selected = [name for name in BENCHMARKS if args.only is None or args.only in name]
+    selected = [name for name in timing.BENCHMARKS if args.only is None or args.only in name]
     if not selected:
         print(
-            f"suji bench: no benchmark matches {args.only!r} (have: {', '.join(BENCHMARKS)})", file=sys.stderr
+            f"suji bench: no benchmark matches {args.only!r} (have: {', '.join(timing.BENCHMARKS)})", file=sys.stderr
         )
         return 2
     if args.rolls < 1:
@@ -420,7 +361,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     rows: list[Timing] = []
     for name in selected:
-        rows.extend(BENCHMARKS[name](args.rolls, args.seed))
+        rows.extend(timing.BENCHMARKS[name](args.rolls, args.seed))
     if getattr(args, "json", False):
         data: dict[str, object] = {}
         if args.only is not None and "advise" in args.only:

@@ -16,7 +16,7 @@ import os
 import tempfile
 import time
 
-from suji.dev.bench import Timing, register
+from suji.dev.timing import Timing, register
 
 HEAVY_GOAL_MS = 1000.0
 CALLS = 3

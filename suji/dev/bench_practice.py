@@ -19,7 +19,7 @@ import tempfile
 import time
 from datetime import date
 
-from suji.dev.bench import Timing, register, time_calls
+from suji.dev.timing import Timing, register, time_calls
 
 CHOOSE_GOAL_MEDIAN_MS = 20.0  # issue 22
 CHOOSE_GOAL_P95_MS = 50.0
