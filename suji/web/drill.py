@@ -38,7 +38,7 @@ OPERATOR_NAMES: dict[str, object] = {
     "×10": lazy_gettext("times 10"),
     "×11": lazy_gettext("times 11"),
     "×12": lazy_gettext("times 12"),
-    "²": lazy_gettext("squared (power 2)"),  # the face shows a 2: the name says it too
+    "²": lazy_gettext("squared, power 2"),  # the face shows a 2: the name says it too, as a word of its own (axe compares words)
     "√": lazy_gettext("square root"),
 }
 SESSION_KEY = "drills"  # level (as text) -> {"seed", "streak", "done"}

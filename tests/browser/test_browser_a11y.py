@@ -5,7 +5,8 @@ included), class pages as the teacher and as a pupil from the first look to the 
 dice-net forms, practice, the teacher's accounts and classes pages. In both languages, axe-core (its default
 rules: WCAG 2 A and AA and the best practices) runs on each state at 1280×800 and at 360×740, injected by
 Playwright into a context with CSP bypassed; the HTML the server sent for each state goes to the Nu HTML Checker
-(vnu.jar, run once per language on Debian's Java). Both expect nothing: 0 violations, 0 errors.
+(vnu.jar, run once per language on Debian's Java). Both expect nothing: 0 violations, 0 errors; and no state's
+page is wider than the window at either size (a wide table scrolls in its own box).
 
 The tools come from npm (.ci/a11y/package.json, installed by .ci/run) and Debian (default-jre-headless); each
 check skips with the reason when its tool is missing. SUJI_A11Y_SHOTS=1 saves a screenshot of every state at both
@@ -62,6 +63,7 @@ def walked(request, server, browser, tmp_path_factory):
     html_dir = tmp_path_factory.mktemp(f"html-{lang}")
     names: dict[str, str] = {}
     violations: list[str] = []
+    sideways: list[str] = []  # states whose page is wider than the window (a phone would scroll it sideways)
     shots = os.environ.get("SUJI_A11Y_SHOTS") == "1"
     try:
         for number, visit in enumerate(tour.visits()):
@@ -72,6 +74,9 @@ def walked(request, server, browser, tmp_path_factory):
                     for v in _axe(page):
                         nodes = "; ".join(v["nodes"][:3]) + (" …" if len(v["nodes"]) > 3 else "")
                         violations.append(f"{visit.name} [{lang} {width}] {v['id']} ({v['impact']}): {v['help']}: {nodes}")
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                if wide > width + 1:
+                    sideways.append(f"{visit.name} [{lang} {width}]: {wide} px wide")
                 if shots:
                     (SHOTS / "a11y").mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(SHOTS / "a11y" / f"{lang}-{width}-{number:03d}.png"), full_page=True)
@@ -81,7 +86,13 @@ def walked(request, server, browser, tmp_path_factory):
             names[file.name] = visit.name
     finally:
         tour.close()
-    return {"lang": lang, "violations": violations, "html_dir": html_dir, "names": names}
+    return {"lang": lang, "violations": violations, "sideways": sideways, "html_dir": html_dir, "names": names}
+
+
+def test_no_page_scrolls_sideways(walked):
+    """A wide table scrolls in its own box; the page itself fits the window at 360 and at 1280 px."""
+    assert len(walked["names"]) > MINIMUM
+    assert walked["sideways"] == [], "\n".join(walked["sideways"])
 
 
 def test_axe_finds_no_violation(walked):
