@@ -308,6 +308,9 @@ def test_stopping_the_server_stops_its_solver_processes(tmp_path, monkeypatch, h
         pytest.skip("needs /proc")
     monkeypatch.setenv("SUJI_ODDS_PATH", str(tmp_path / "none.suji"))  # no table: advice uses the pool
     monkeypatch.setenv("SUJI_INSTANCE_PATH", str(tmp_path / "instance"))
+    # The pool's first answer (workers started, the solver imported) may take longer than the page's wait of 1.5 s;
+    # this test needs the workers to exist, not the wait to be short.
+    monkeypatch.setenv("SUJI_ADVICE_WAIT", "30")
     port = loadtest.free_port()
     server = loadtest.start_server(port, 4)
     try:
