@@ -102,7 +102,8 @@ class Homeroom:
 
     def _step(self, what: str, reply: tuple[int, str, str]) -> tuple[int, str, str]:
         if reply[0] != 303:
-            raise RuntimeError(f"class {self.number}: {what} answered {reply[0]}")
+            said = re.findall(r'class="[^"]*error[^"]*"[^>]*>([^<]{1,200})<', reply[2])
+            raise RuntimeError(f"class {self.number}: {what} answered {reply[0]} {said[:1]}")
         return reply
 
     def report(self) -> tuple[int, int | None, int | None]:
