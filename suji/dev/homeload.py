@@ -159,6 +159,7 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
     lock = threading.Lock()
     answer_ms: list[float] = []
     signin_ms: list[float] = []
+    page_ms: list[float] = []  # the pupils' GETs after signing in (their page, each problem, each result)
     errors: list[str] = []
     sent: dict[tuple[str, str], int] = {}
     go = threading.Barrier(students * classes)
@@ -168,6 +169,17 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
         home = f"/my/homework/{hw}"
         browser = Browser(port, room.address)
         mine: list[float] = []
+        pages: list[float] = []
+
+        def page(path: str) -> str:
+            """A page the pupil's browser loads after a redirect or a link: timed, and it must be there."""
+            t0 = time.perf_counter()
+            status, _, text = browser.request("GET", path)
+            pages.append((time.perf_counter() - t0) * 1000)
+            if status != 200:
+                raise RuntimeError(f"GET {path}: {status}")
+            return text
+
         try:
             browser.request("GET", "/signin")
             go.wait()
@@ -177,8 +189,8 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
                 signin_ms.append((time.perf_counter() - t0) * 1000)
             if status != 303:
                 raise RuntimeError(f"sign-in: {status}")
-            browser.request("GET", location or "/my/")
-            status, _, _ = browser.request("GET", home)
+            page(location or "/my/")
+            text = page(home)
             for index, problem in enumerate(room.problems):
                 misses = [str(problem.roll.number_dice[0])] if number % 3 == 0 else []  # a value, no target
                 for attempt, formula in enumerate([*misses, problem.best_formula]):
@@ -191,12 +203,10 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
                         raise RuntimeError(f"answer: {status} {location}")
                     with lock:
                         sent[(hw, name)] = sent.get((hw, name), 0) + 1
-                    status, _, page = browser.request("GET", location)
-                    if status != 200:
-                        raise RuntimeError(f"after an answer: {status}")
+                    text = page(location)
                 if index + 1 < count:  # the result's "Next problem" link
-                    status, _, _ = browser.request("GET", f"{home}?p={index + 1}")
-            if 'id="finished"' not in page:
+                    page(f"{home}?p={index + 1}")
+            if 'id="finished"' not in text:
                 raise RuntimeError("the last page is not the finished homework")
         except Exception as error:  # noqa: BLE001 - every failure is counted and reported
             with lock:
@@ -208,6 +218,7 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
         finally:
             with lock:
                 answer_ms.extend(mine)
+                page_ms.extend(pages)
 
     threads = [threading.Thread(target=pupil, args=(r, n)) for r in rooms for n in range(students)]
     start = time.perf_counter()
@@ -222,6 +233,8 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
     counted = tally(sent, homework_in_database(database_url, [r.homework_id for r in rooms]), count)
     answer_ms.sort()
     signin_ms.sort()
+    page_ms.sort()
+    requests = len(answer_ms) + len(signin_ms) + len(page_ms)  # the timed phase's, each pupil's /signin form aside
     expected = classes * sum(count * (2 if n % 3 == 0 else 1) for n in range(students))
     return {
         "mode": "homework", "classes": classes, "students": students, "problems": count,
@@ -232,7 +245,9 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
         "answer_p95_ms": round(percentile(answer_ms, 95), 1), "answer_p99_ms": round(percentile(answer_ms, 99), 1),
         "answer_max_ms": round(answer_ms[-1], 1) if answer_ms else None,
         "signin_p50_ms": round(percentile(signin_ms, 50), 1), "signin_p95_ms": round(percentile(signin_ms, 95), 1),
-        "signin_p99_ms": round(percentile(signin_ms, 99), 1),
+        "signin_p99_ms": round(percentile(signin_ms, 99), 1), "page_p50_ms": round(percentile(page_ms, 50), 1),
+        "page_p95_ms": round(percentile(page_ms, 95), 1), "requests": requests,
+        "requests_per_s": round(requests / elapsed, 1) if elapsed else None,
     }  # fmt: skip
 
 
@@ -255,7 +270,9 @@ def print_figures(figures: dict, where: str, as_json: bool) -> int:
           f"(set-up {figures['setup_seconds']} s), {figures['errors']} errors")  # fmt: skip
     print(f"answer requests: p50 {figures['answer_p50_ms']} ms, p95 {figures['answer_p95_ms']} ms, "
           f"p99 {figures['answer_p99_ms']} ms, slowest {figures['answer_max_ms']} ms; "
-          f"sign-ins p95 {figures['signin_p95_ms']} ms, p99 {figures['signin_p99_ms']} ms")  # fmt: skip
+          f"sign-ins p95 {figures['signin_p95_ms']} ms, p99 {figures['signin_p99_ms']} ms; pages (GET) p50 "
+          f"{figures['page_p50_ms']} ms, p95 {figures['page_p95_ms']} ms; {figures['requests']} requests, "
+          f"{figures['requests_per_s']} a second")  # fmt: skip
     print(f"in the database: {figures['answers_in_database']} answers of {figures['answers_expected']} expected, "
           f"lost {figures['lost']}, doubled {figures['doubled']}; finished {figures['finished_in_database']} of "
           f"{figures['pupils_finished_expected']} pupils ({figures['unfinished']} not); teachers' reports showing "
