@@ -2,7 +2,7 @@
 
     python -m suji.dev.classload [--classes 1] [--students 40] [--problems 10] [--processes 1] [--threads 8]
                                  [--proxy auto|nginx|python] [--database-url URL | --fresh-postgres URL]
-                                 [--json]
+                                 [--homework] [--json]
     suji classload [same options]
 
 The servers run as processes of their own, each with its own instance folder, on one database (a fresh SQLite
@@ -19,7 +19,8 @@ its real interval (1.5 s).
 Printed: answer requests (the POST only) p50/p95/p99/max in ms, joins p95 and p99, the time from the last
 answer's response until the dashboards showed every answer, and how many attempts were lost or doubled
 compared with what the pupils sent, on the dashboards and counted in the database itself (all must be 0).
-Exits 1 on any failed request, loss or doubling.
+Exits 1 on any failed request, loss or doubling. With --homework the same servers take homework instead of a
+live lesson: suji.dev.homeload (teachers sign up and set it, every pupil signs in with their card and does it).
 """
 
 from __future__ import annotations
@@ -47,10 +48,13 @@ POLL_SECONDS = 1.5  # the dashboard's interval (suji.web.classroom.POLL_MS)
 
 
 class Browser:
-    """One browser: a keep-alive connection, its cookies, the last CSRF token it saw."""
+    """One browser: a keep-alive connection (from `source`, a loopback address, if given), its cookies, the last
+    CSRF token it saw, the last response's body as sent (a PDF, say)."""
 
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection(HOST, port, timeout=120)
+    def __init__(self, port: int, source: str | None = None) -> None:
+        self.connection = http.client.HTTPConnection(HOST, port, timeout=120,
+                                                     source_address=(source, 0) if source else None)  # fmt: skip
+        self.last_body = b""
         self.cookies: dict[str, str] = {"suji_lang": "ja"}
         self.token = ""
         self.used = False  # whether the connection has carried a request (a server may close it when idle)
@@ -76,7 +80,8 @@ class Browser:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         response = self._send(method, path, body, headers)
         self.used = True
-        text = response.read().decode("utf-8")
+        self.last_body = response.read()
+        text = self.last_body.decode("utf-8", errors="replace")
         for cookie in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = cookie.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
@@ -339,6 +344,9 @@ def build_parser(add_help: bool = True) -> argparse.ArgumentParser:
     )
     parser.add_argument("--fresh-postgres", default=None, metavar="SERVER_URL",
                         help="make a new database on this PostgreSQL server for the run, and drop it afterwards")  # fmt: skip
+    parser.add_argument("--homework", action="store_true",
+                        help="homework instead of a live lesson: each teacher signs up, makes a class, prints its cards "
+                             "and sets a problem set; every pupil signs in and does it at once (suji.dev.homeload)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -348,6 +356,9 @@ def run(args: argparse.Namespace) -> int:
             or not 1 <= args.classes <= 50 or not 1 <= args.processes <= 16 or args.classes * args.students > 2000):
         print("suji classload: --classes 1-50, --students 1-500 (at most 2000 pupils in all), --problems 1-20, "
               "--processes 1-16, --threads 1-64", file=sys.stderr)  # fmt: skip
+        return 2
+    if args.homework and args.students > 60:
+        print("suji classload: --homework takes at most 60 pupils a class (a roster's limit)", file=sys.stderr)
         return 2
     from suji.dev.proxies import start_proxy
 
@@ -361,7 +372,12 @@ def run(args: argparse.Namespace) -> int:
             if proxied:
                 port = free_port()
                 proxy = start_proxy(port, [p for _, p in servers], args.proxy)
-            figures = run_load(port, args.students, args.problems, args.classes, database_url)
+            if args.homework:
+                from suji.dev import homeload
+
+                figures = homeload.run_load(port, args.students, args.problems, args.classes, database_url)
+            else:
+                figures = run_load(port, args.students, args.problems, args.classes, database_url)
         finally:
             if proxy is not None:
                 proxy.stop()
@@ -370,13 +386,15 @@ def run(args: argparse.Namespace) -> int:
     figures["threads"] = args.threads
     figures["proxy"] = type(proxy).__name__.lower() if proxy is not None else None
     figures["database"] = "postgresql" if database_url.startswith("postgres") else "sqlite"
+    where = f"{args.processes} × suji serve ({args.threads} threads each"
+    where += f", behind {figures['proxy']})" if proxied else ")"
+    if args.homework:
+        return homeload.print_figures(figures, where, args.json)
     failed = (figures["errors"] or figures["lost"] or figures["doubled"] or figures["lost_in_database"]
               or figures["doubled_in_database"])  # fmt: skip
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))
         return 1 if failed else 0
-    where = f"{args.processes} × suji serve ({args.threads} threads each"
-    where += f", behind {figures['proxy']})" if proxied else ")"
     print(f"{args.classes} classes × {figures['students']} pupils × {figures['problems']} problems on {where}, "
           f"{figures['database']}: {figures['answers_sent']} answers in {figures['seconds']} s, "
           f"{figures['errors']} errors")  # fmt: skip

@@ -154,11 +154,18 @@ def build_server(app, host: str, port: int, threads: int, connection_limit: int)
     """waitress's server for `app`, bound (an address in use or not this computer's raises OSError here)."""
     from waitress import create_server
 
+    from suji.web.settings import EXTENSION_KEY
+
     files = raise_open_files(connection_limit + SPARE_FILES)
+    # Behind SUJI_TRUSTED_PROXIES proxies the app itself reads X-Forwarded-* (ProxyFix, trusting the last N):
+    # waitress must pass them on, where by default it drops them, and every pupil of every school behind
+    # nginx would then have nginx's address (one shared allowance of wrong codes and sign-ups for everyone).
+    trusts_proxies = bool(app.extensions[EXTENSION_KEY].trusted_proxies)
     # ident="" keeps the server's name out of the headers; the channel timeout drops idle keep-alive clients.
     return create_server(
         app, host=host, port=port, threads=threads, ident="", channel_timeout=CHANNEL_TIMEOUT,
         connection_limit=max(10, min(connection_limit, files - SPARE_FILES)),
+        clear_untrusted_proxy_headers=not trusts_proxies,
     )  # fmt: skip
 
 

@@ -378,6 +378,35 @@ def test_suji_serve_takes_its_threads_and_connection_limit_from_the_settings(tmp
     closed(app)
 
 
+@pytest.mark.parametrize(("trusted", "seen"), [(1, "203.0.113.7"), (0, "127.0.0.1")])
+def test_suji_serve_passes_a_trusted_proxys_client_address_to_the_app(tmp_path, monkeypatch, trusted, seen):
+    """Behind nginx (SUJI_TRUSTED_PROXIES=1) the app sees the client's address that nginx sends in
+    X-Forwarded-For (waitress drops the header by default: then every school had nginx's one address for the
+    limits); trusting no proxy, the header is ignored and the address is the connection's."""
+    import http.client
+    import threading
+
+    from flask import request
+
+    from suji.web.serve import build_server
+
+    app = made_app(tmp_path, monkeypatch, SECRET_KEY="test", SUJI_TRUSTED_PROXIES=trusted)
+    app.add_url_rule("/test-address", "test_address", lambda: request.remote_addr or "")
+    server = build_server(app, "127.0.0.1", 0, threads=2, connection_limit=20)
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+        connection.request("GET", "/test-address", headers={"X-Forwarded-For": "203.0.113.7"})
+        response = connection.getresponse()
+        assert (response.status, response.read().decode()) == (200, seen)
+        connection.close()
+    finally:
+        server.close()
+        runner.join(timeout=10)
+    closed(app)
+
+
 def test_suji_serve_refuses_a_connection_limit_out_of_range():
     done = serve_once({"SUJI_LANG": "en"}, "--connection-limit", "3")
     assert done.returncode == 2 and "connection limit must be a whole number" in done.stderr
