@@ -146,6 +146,11 @@ def divide_all(values: Iterable[Rational], factors: Iterable[int], into: set[Rat
                 into.add((n // g, d * (f // g)))
 
 
+def at_most(values: Iterable[Rational], bound: int) -> set[Rational]:
+    """The values (all positive) that are at most `bound`."""
+    return {v for v in values if (v <= bound if type(v) is int else v[0] <= bound * v[1])}  # type: ignore[operator,index]
+
+
 def as_fraction(v: Rational) -> Fraction:
     """A hot-loop rational as a Fraction."""
     return Fraction(v) if type(v) is int else Fraction(*v)

@@ -156,7 +156,7 @@ def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
     if needs_enumeration(roll, allowed_set):
         hits = _hits_by_enumeration(roll, allowed_set)
     else:
-        hits = find_hits(dice, terms_for(dice), targets)
+        hits = find_hits(dice, terms_for(dice, max(targets)), targets)
     solution = Solution(roll, {}, {}, {t: set(fs) for t, fs in hits.items()})
     for target, found in hits.items():
         formulas = irreducible(found)
@@ -189,7 +189,7 @@ def best_score_by_target(
     if dice.mulops[ROOT] >= 2 or 9 in dice.numbers:
         hits = _hits_by_enumeration(roll, allowed_set, wanted)
         return {t: max(formula_score(f) for f in irreducible(found)) for t, found in hits.items()}
-    terms = terms_for(dice)
+    terms = terms_for(dice, max(wanted))
     # keyed[target][(usage, + dice, − dice)]: the picked terms of every sum with exactly those dice.
     keyed: dict[int, dict[tuple[int, int, int], list[list[Picked]]]] = defaultdict(lambda: defaultdict(list))
     plus, minus = dice.plus, dice.minus

@@ -5,7 +5,8 @@
     a hit ──spell_sum──▶ every formula writing it (each spelling of each term, each order the signs allow)
 
 `find_sums` grows multisets of term groups whose dice fit in the roll (group indexes never decrease, so each
-multiset once), keeping the range their sum can take, and drops a branch as soon as no target is in reach. For
+multiset once), keeping the range their sum can take, and drops a branch as soon as no target is in reach, even
+with the most that the dice left can still add or take away (suji.solver.terms.DiceCounts.room). For
 each multiset it loops over the values of all terms but the one with the most values and looks that last one
 up by the value it would need: in the sorted whole values when they are few, else by trying each target.
 """
@@ -86,6 +87,7 @@ class _SumSearch:
         self.low_target, self.high_target = min(targets), max(targets)
         self.many = len(targets)  # more values in range than targets: try the targets instead
         self.most_terms = 1 + dice.plus + dice.minus
+        self.room = dice.room  # what the dice left beside a multiset's can still add or take away
         self.groups = term_groups(terms)
         self._compatible: list[list[int] | None] = [None] * len(self.groups)
         # fits[p][q]: whether p positive and q negative terms fit the sign dice (looked up, not worked out, in
@@ -135,24 +137,32 @@ class _SumSearch:
         minus_left, plus_after_minus = q < self.minus, fits[p + 1][q + 1]
         if not (add_plus or add_minus):
             return
-        bias, high, groups = self.bias, self.high, self.groups
-        # A multiset one term larger that can grow no further is only worth a call when a target is in its reach.
-        leaf = p + q + 1 == self.most_terms
+        bias, high, groups, room = self.bias, self.high, self.groups, self.room
+        # A multiset one term larger is only worth a call when a target is in its reach or in that of the terms
+        # the dice left can still add (up to their room, and only with a sign die left for them): near the
+        # leaves the room is small, so most branches end here.
+        down_after_plus, up_after_plus = fits[p + 1][q + 1], fits[p + 2][q]
+        down_after_minus, up_after_minus = fits[p][q + 2], plus_after_minus
         for i in self.compatible_with(last):
             group = groups[i]
             joined = usage + group.usage
             if (joined + bias) & high:
                 continue
+            reach = room(joined)[0]
             if add_plus and (minus_left or lo + group.lo <= high_target):
                 new_lo, new_hi = lo + group.lo, hi + group.hi
-                if not leaf or (new_lo <= high_target and new_hi >= low_target):
+                if (new_lo - reach if down_after_plus else new_lo) <= high_target and (
+                    new_hi + reach if up_after_plus else new_hi
+                ) >= low_target:
                     chosen.append((1, group))
                     self.grow(chosen, joined, i, p + 1, q, new_lo, new_hi)
                     chosen.pop()
             # With no + die left for later terms, a sum already below every target stays below.
             if add_minus and (plus_after_minus or hi - group.lo >= low_target):
                 new_lo, new_hi = lo - group.hi, hi - group.lo
-                if not leaf or (new_lo <= high_target and new_hi >= low_target):
+                if (new_lo - reach if down_after_minus else new_lo) <= high_target and (
+                    new_hi + reach if up_after_minus else new_hi
+                ) >= low_target:
                     chosen.append((-1, group))
                     self.grow(chosen, joined, i, p, q + 1, new_lo, new_hi)
                     chosen.pop()

@@ -6,6 +6,10 @@ dice fit in the roll" and "are these dice among those" are an addition and a mas
 factor at a time as sets of values per set of dice (terms with the same dice and value are one entry), and
 spells out the faces only for the values asked for (`terms_of`), working backwards from the value.
 
+Given the largest target (`terms_for(dice, top)`), terms that can never be in a sum making a target are left
+out as they are grown: `DiceCounts.room` bounds what the dice left beside a term can add, take away or divide
+by, so a value beyond that bound is dropped with every term that would be grown from it.
+
 Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
 for hot loops). A √ of a non-square is irrational and left out (the caller lists every formula for rolls where
 such a term could still add up to a whole target).
@@ -18,7 +22,7 @@ from math import isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
-from suji.rules.exact import Rational, divide_all, multiply_all, q_div, q_mul
+from suji.rules.exact import Rational, at_most, divide_all, multiply_all, q_div, q_mul
 from suji.rules.language.spelling import Face
 
 Faces = tuple[Face, ...]
@@ -39,10 +43,47 @@ class DiceCounts:
         counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
         self.bias = sum((15 - c) << (FIELD * i) for i, c in enumerate(counts))
         self.high = sum(16 << (FIELD * i) for i in range(len(faces)))
+        self._fields = [
+            (FIELD * i, face, count) for i, (face, count) in enumerate(zip(faces, counts, strict=True))
+        ]
+        self._room: dict[int, tuple[int, int]] = {}
 
     def fits(self, usage: int) -> bool:
         """Whether a usage code needs no more dice of any face than were rolled."""
         return not (usage + self.bias) & self.high
+
+    def room(self, usage: int) -> tuple[int, int]:
+        """Bounds on what the dice left beside `usage` can do: (the largest sum of terms they can make, the largest
+        product of divisors they can make, 1 when no ÷ die is left).
+
+        Both come from the largest number the number dice left can show (their digits in falling order, a 6 read
+        as 9): a sum or product of numbers made of some of those digits is never larger than that number (a + b ≤
+        a·10ⁿ + b), a ² die can at most square it (one ² a factor), a constant die multiplies it by its 10, 11 or
+        12, and √ or ÷ only make it smaller. Whole numbers, so the bounds are exact to compare with.
+        """
+        found = self._room.get(usage)
+        if found is None:
+            digits: list[int] = []
+            squared = divide = False
+            constants = 1
+            for shift, face, count in self._fields:
+                left = count - ((usage >> shift) & 31)
+                if not left:
+                    continue
+                if type(face) is int:
+                    digits.extend([9 if face == 6 else face] * left)
+                elif face == SQUARE:
+                    squared = True
+                elif face == DIVIDE:
+                    divide = True
+                elif face in CONSTANT_FACES:
+                    constants *= CONSTANT_FACES[face] ** left
+            digits.sort(reverse=True)
+            largest = int("".join(map(str, digits))) if digits else 0
+            if squared:
+                largest *= largest
+            found = self._room[usage] = (largest * constants, largest if divide and largest else 1)
+        return found
 
 
 def numbers(dice: DiceCounts) -> list[tuple[int, int, Faces]]:
@@ -90,7 +131,7 @@ class Terms:
     working backwards from the value.
     """
 
-    def __init__(self, dice: DiceCounts) -> None:
+    def __init__(self, dice: DiceCounts, top: int | None = None) -> None:
         bias, high = dice.bias, dice.high
         self.bias, self.high = bias, high
         # The factors ([√] number [²]) by their dice: their values now, their faces by value only when a term
@@ -101,6 +142,11 @@ class Terms:
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
+        # With the largest target `top`, a term can only matter up to a bound: top, plus what the dice left can
+        # take away when there is a − die (no term is negative). Growing a term never makes it smaller but by
+        # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
+        self._limits: dict[int, tuple[int, int]] = {}
+        self._top, self._minus, self._room = top, dice.minus > 0, dice.room
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         self.open: dict[int, set[Rational]] = defaultdict(set)
@@ -108,6 +154,11 @@ class Terms:
         frontier_open = {u: set(values) for u, values in factor_groups}
         frontier_closed: dict[int, set[Rational]] = {}
         while frontier_open or frontier_closed:
+            if top is not None:
+                frontier_open, frontier_closed = (
+                    self._growable(frontier_open),
+                    self._growable(frontier_closed),
+                )
             grown_open: dict[int, set[Rational]] = defaultdict(set)
             grown_closed: dict[int, set[Rational]] = defaultdict(set)
             for usage, values in frontier_open.items():
@@ -142,9 +193,30 @@ class Terms:
             values = self.open.get(u, set()) | self.closed.get(u, set())
             if whole_only:
                 values = {v for v in values if type(v) is int}
+            if top is not None:
+                values = at_most(values, self.limits(u)[0])
             if values:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
+
+    def limits(self, usage: int) -> tuple[int, int]:
+        """(The largest value a term with these dice can have and still be in a sum that makes a target, the
+        largest it can have and still be grown into such a term.)"""
+        found = self._limits.get(usage)
+        if found is None:
+            most, divisors = self._room(usage)
+            final = self._top + (most if self._minus else 0)  # type: ignore[operator]
+            found = self._limits[usage] = (final, final * divisors)
+        return found
+
+    def _growable(self, frontier: dict[int, set[Rational]]) -> dict[int, set[Rational]]:
+        """The frontier without the values that no growing can bring within their bound."""
+        kept = {}
+        for usage, values in frontier.items():
+            values = at_most(values, self.limits(usage)[1])
+            if values:
+                kept[usage] = values
+        return kept
 
     def factor_faces(self, usage: int) -> dict[int, list[Faces]]:
         """The factors with these dice, by value: each value's faces."""
@@ -207,13 +279,14 @@ class Terms:
 _TERMS = LruDict("solver_terms")  # DiceCounts key → Terms
 
 
-def terms_for(dice: DiceCounts) -> Terms:
-    """The terms of these number and ×/÷/constant/²/√ dice, cached: re-roll advice solves many rolls that
-    differ only in their + and − dice, which terms never use."""
-    key = (tuple(sorted(dice.numbers.elements())), tuple(sorted(dice.mulops.elements())))
+def terms_for(dice: DiceCounts, top: int | None = None) -> Terms:
+    """The terms of these number and ×/÷/constant/²/√ dice that can matter for targets up to `top` (None: every
+    term), cached: re-roll advice solves many rolls that differ only in their + and − dice, which terms never
+    use but for whether a − die can take a large term back down."""
+    key = (tuple(sorted(dice.numbers.elements())), tuple(sorted(dice.mulops.elements())), top, dice.minus > 0)
     terms = _TERMS.get(key)
     if terms is None:
-        terms = Terms(dice)
+        terms = Terms(dice, top)
         _TERMS.put(key, terms)
     return terms
 

@@ -16,6 +16,7 @@ from tiers import examples
 from suji.rules.exact import (
     as_fraction,
     as_rational,
+    at_most,
     divide_all,
     multiply_all,
     q_add,
@@ -192,3 +193,5 @@ def test_hot_loop_rationals_compute_as_fractions(a, b, k):
     assert {as_fraction(v) for v in grown} == {x * f for x in (fa, fb) for f in (k, 3)}
     assert {as_fraction(v) for v in shrunk} == {x / f for x in (fa, fb) for f in (k, 3)}
     assert all(_is_reduced(v) for v in grown | shrunk)
+    positive = {v for v in grown | shrunk if as_fraction(v) > 0}
+    assert at_most(positive, k) == {v for v in positive if as_fraction(v) <= k}

@@ -1,0 +1,49 @@
+"""DiceCounts.room, the bound the solver prunes with, against every formula the brute-force listing finds."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from suji.rules.dice import Roll
+from suji.rules.language.evaluate import evaluate
+from suji.solver.listing import all_formulas
+from suji.solver.terms import DiceCounts
+
+OPERATORS = ["+", "-", "*", "/", "^2", "sqrt", "x10", "x11", "x12"]
+
+
+def magnitude(faces) -> float:
+    """|value| of a formula (its terms p/q·√r added up as floats: an upper bound is all the test needs)."""
+    value = evaluate(faces)
+    assert value is not None or "÷" in faces  # only a division by zero is refused
+    return 0.0 if value is None else sum(abs(float(c)) * math.sqrt(r) for r, c in value)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_room_bounds_every_formula_of_the_dice(seed):
+    # Everything a sum of terms with these dice can reach, read from the listing: no formula is larger.
+    rng = random.Random(f"room:{seed}")
+    roll = Roll.of(
+        number_dice=[rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rng.randint(2, 4))],
+        operator_dice=[rng.choice(OPERATORS) for _ in range(rng.randint(1, 4))],
+        target=1,
+    )
+    largest, divisors = DiceCounts(roll, None).room(0)
+    biggest = max(magnitude(f) for f in all_formulas(roll))
+    assert biggest <= largest * (1 + 1e-12)
+    # Every product of factors (a divisor a ÷ die could take) is within the second bound.
+    products = [magnitude(f) for f in all_formulas(roll, frozenset({"×", "²", "√"}))]
+    if "÷" in roll.operator_dice:
+        assert max(products) <= divisors * (1 + 1e-12)
+    else:
+        assert divisors == 1
+
+
+def test_room_reads_a_six_as_nine_and_counts_only_the_dice_left():
+    roll = Roll.of(number_dice=[6, 1, 2], operator_dice=["+", "²"], target=1)
+    dice = DiceCounts(roll, None)
+    assert dice.room(0) == (921 * 921, 1)  # the 6 read as 9, the digits falling: 921, and the ² squares it
+    assert dice.room(dice.bit[6] + dice.bit["²"]) == (21, 1)  # the 1 and 2 left: 21 at most
