@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2] / "suji"
 # Module-level dicts filled by functions that are not caches: registries filled once, when the module is imported.
 # Module-level dicts that are no cache: a registry filled once, and the questions this process is working on right
 # now (bounded by SUJI_ADVICE_QUEUE's slots in the database, and emptied as each is answered).
-REGISTRIES = {"dev/bench.py": {"BENCHMARKS"}, "web/advice.py": {"_jobs"}}
+REGISTRIES = {"dev/timing.py": {"BENCHMARKS"}, "web/advice.py": {"_jobs"}}
 
 
 def _sources() -> dict[str, str]:
