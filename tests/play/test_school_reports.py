@@ -38,11 +38,27 @@ def test_an_assignment_report_counts_each_status_and_the_first_try_when_asked():
     problems = (problem(1), problem(2, 20))
     works = [
         rp.PupilWork("Hana", 1),  # not started
-        rp.PupilWork("Ken", 2, NOW, None, cells={0: Progress(1, 0, True, True, 8, "1+2")}, first_scores={0: 8}),
-        rp.PupilWork("Mia", 3, NOW, NOW, cells={0: Progress(2, 0, True, True, 9, "1+2"), 1: Progress(3, 0, False, True, 0, "")},
-                     first_scores={0: 0, 1: 0}),  # fmt: skip
-        rp.PupilWork("Sora", 4, NOW, NOW, True, cells={0: Progress(1, 0, True, True, 10, ""), 1: Progress(1, 0, True, True, 20, "")},
-                     first_scores={0: 10, 1: 20}, late_problems=frozenset({1})),  # fmt: skip
+        rp.PupilWork(
+            "Ken", 2, NOW, None, cells={0: Progress(1, 0, True, True, 8, "1+2")}, first_scores={0: 8}
+        ),
+        rp.PupilWork(
+            "Mia",
+            3,
+            NOW,
+            NOW,
+            cells={0: Progress(2, 0, True, True, 9, "1+2"), 1: Progress(3, 0, False, True, 0, "")},
+            first_scores={0: 0, 1: 0},
+        ),  # fmt: skip
+        rp.PupilWork(
+            "Sora",
+            4,
+            NOW,
+            NOW,
+            True,
+            cells={0: Progress(1, 0, True, True, 10, ""), 1: Progress(1, 0, True, True, 20, "")},
+            first_scores={0: 10, 1: 20},
+            late_problems=frozenset({1}),
+        ),  # fmt: skip
     ]
     mistakes = [(0, "not_target", 2), (1, "syntax", 2), (1, "not_target", 1)]
     report = rp.assignment_report(problems, works, mistakes)
@@ -50,7 +66,10 @@ def test_an_assignment_report_counts_each_status_and_the_first_try_when_asked():
     assert [r.score for r in report.rows] == [0, 8, 9, 30] and report.best_total == 30
     assert report.finished == 2 and report.count(rp.NOT_STARTED) == 1
     assert (report.mistake, report.mistake_count) == ("not_target", 3)  # 2 + 1 over both problems
-    assert [c.mistake for c in report.columns] == ["not_target", "syntax"]  # the tie of problem 2 goes to "syntax"
+    assert [c.mistake for c in report.columns] == [
+        "not_target",
+        "syntax",
+    ]  # the tie of problem 2 goes to "syntax"
     assert [r.late for r in report.rows] == [False, False, False, True]
     first_only = rp.assignment_report(problems, works, mistakes, first_attempt_only=True)
     assert [r.score for r in first_only.rows] == [0, 8, 0, 30]  # Mia's first try missed
@@ -58,6 +77,25 @@ def test_an_assignment_report_counts_each_status_and_the_first_try_when_asked():
     assert lines[0][:6] == ["No.", "Name", "Status", "Score", "Best possible", "Late"]
     assert lines[3][:6] == ["3", "Mia", "Finished", "0", "30", "no"] and lines[3][6:] == ["0", "0"]
     assert lines[4][5] == "yes" and lines[1][6:] == ["", ""]
+
+
+def test_a_skipped_problem_is_not_the_most_common_mistake():
+    """Skips show in the grid (→ 0); the mistakes named to the teacher are the formulas' own."""
+    problems = (problem(1), problem(2, 20))
+    works = [
+        rp.PupilWork(
+            "Ken",
+            2,
+            NOW,
+            NOW,
+            cells={0: Progress(3, 0, False, True, 0, ""), 1: Progress(1, 0, True, True, 20, "")},
+        )
+    ]
+    report = rp.assignment_report(problems, works, [(0, "skipped", 5), (0, "not_rolled", 1)])
+    assert (report.mistake, report.mistake_count) == ("not_rolled", 1)
+    assert [c.mistake for c in report.columns] == ["not_rolled", None]
+    only_skips = rp.assignment_report(problems, works, [(0, "skipped", 2)])
+    assert (only_skips.mistake, only_skips.mistake_count) == (None, 0)
 
 
 def test_adaptive_practice_reports_items_made():
@@ -75,7 +113,9 @@ def test_misses_in_a_row_end_at_a_made_answer_of_the_same_skill():
     answers = [(False, root), (False, root | times), (True, times), (False, root), (False, times)]
     assert rp.misses_in_a_row(answers) == {"root": 3}
     assert rp.misses_in_a_row([*answers, (True, root)]) == {}
-    assert rp.misses_in_a_row([(False, frozenset())] * 5) == {}  # an answer asking for no skill counts for none
+    assert (
+        rp.misses_in_a_row([(False, frozenset())] * 5) == {}
+    )  # an answer asking for no skill counts for none
 
 
 @given(st.lists(st.tuples(st.booleans(), st.frozensets(st.sampled_from(FAMILIES), max_size=3)), max_size=30))
@@ -83,7 +123,9 @@ def test_misses_in_a_row_agree_with_reading_each_skill_backwards(answers):
     found = rp.misses_in_a_row(answers)
     for skill in FAMILIES:
         run = 0
-        for made, skills in reversed(answers):  # the reference: the latest answers of that skill, back to a made one
+        for made, skills in reversed(
+            answers
+        ):  # the reference: the latest answers of that skill, back to a made one
             if skill in skills:
                 if made:
                     break
@@ -123,8 +165,15 @@ def test_class_alerts_come_by_kind_then_in_the_roster_order():
         ("inactive", "p1"), ("never_active", "p4"),
     ]  # fmt: skip
     assert alerts[0].params == {"count": 4, "skill": "root"} and alerts[4].params["days"] == 10
-    assert alerts[0].message("en", lambda k, v, lang: "√" if k == "skill" else v) == "Ken missed 4 in a row on √."
-    assert alerts[1].message("ja", lambda k, v, lang: "5月21日" if k == "due" else v).startswith("Kenさんは「Sheet 3」")
+    assert (
+        alerts[0].message("en", lambda k, v, lang: "√" if k == "skill" else v)
+        == "Ken missed 4 in a row on √."
+    )
+    assert (
+        alerts[1]
+        .message("ja", lambda k, v, lang: "5月21日" if k == "due" else v)
+        .startswith("Kenさんは「Sheet 3」")
+    )
     lines = rows_of(rp.alerts_csv(alerts, "en", lambda a: a.kind))
     assert lines[0] == ["Name", "Alert"] and lines[1] == ["Ken", "misses"] and len(lines) == 7
 
@@ -151,7 +200,12 @@ def test_each_answer_counts_in_its_week_for_each_of_its_skills():
     assert weeks["times"] == (rp.WeekCell(2, 1), rp.WeekCell(), rp.WeekCell())
     assert weeks["root"][1] == rp.WeekCell(1, 0) and weeks["root"][1].band == "low"
     assert pr.activity_weeks(answers, starts) == (rp.WeekCell(2, 1), rp.WeekCell(1, 0), rp.WeekCell(1, 1))
-    assert [rp.WeekCell(a, m).band for a, m in [(0, 0), (4, 1), (5, 3), (5, 4)]] == ["none", "low", "mid", "high"]
+    assert [rp.WeekCell(a, m).band for a, m in [(0, 0), (4, 1), (5, 3), (5, 4)]] == [
+        "none",
+        "low",
+        "mid",
+        "high",
+    ]
 
 
 def test_a_formula_in_print_has_the_skills_of_its_dice():

@@ -21,7 +21,7 @@ from suji.core.decimals import rounded
 from suji.core.i18n import N_, translate
 from suji.core.spreadsheet import csv_bytes
 from suji.learner.families import FAMILY_INDEX as FAMILY_ORDER
-from suji.play.classroom import ClassProblem, Progress, mistake_name, results
+from suji.play.classroom import SKIPPED, ClassProblem, Progress, mistake_name, results
 from suji.play.classroom.results import ProblemColumn
 
 NOT_STARTED, WORKING, FINISHED, FINISHED_LATE = "not_started", "working", "finished", "finished_late"
@@ -121,7 +121,8 @@ def assignment_report(
     """The report of one assignment from its stored work (`mistakes` as (problem index, code, times))."""
     from suji.play.school.homework import counted
 
-    mistakes = list(mistakes)
+    # A skipped problem is not a mistake of a formula: the grid shows it ("→ 0"); the mistakes are what to teach.
+    mistakes = [m for m in mistakes if m[1] != SKIPPED]
     grid = results(problems, [(p.name, 0, dict(p.cells or {})) for p in pupils], mistakes)
     rows = []
     for work, grid_row in zip(pupils, grid.rows, strict=True):
