@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from suji.core.caching import LruDict, bounded
 from suji.rules.dice import (
+    MINUS,
     OPERATOR_FACES,
     ROOT,
     Roll,
@@ -77,10 +78,11 @@ class Solution:
 
     @property
     def top(self) -> Best | None:
-        """The best answer over all targets (highest score, then the smaller target)."""
+        """The best answer over all targets (highest score, then one without a leading sign, then the smaller
+        target)."""
         if not self.best:
             return None
-        return max(self.best.values(), key=lambda b: (b.score, -b.target))
+        return max(self.best.values(), key=lambda b: (b.score, b.faces[:1] != (MINUS,), -b.target))
 
     def to_dict(self) -> dict:
         """The JSON line `suji solve --batch` prints."""
@@ -134,8 +136,9 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
 def _best(target: int, formulas: list[Faces]) -> Best:
     scored = [(formula_score(f), f) for f in formulas]
     score = max(s for s, _ in scored)
-    # One best formula, chosen reproducibly: fewest dice, then the canonical print.
-    faces = min((f for s, f in scored if s == score), key=lambda f: (len(f), format_faces(f)))
+    # One best formula, chosen reproducibly: one without a leading sign when the score allows it (pupils meet
+    # negative numbers in 中1, after this game's readers), then the fewest dice, then the canonical print.
+    faces = min((f for s, f in scored if s == score), key=lambda f: (f[0] == MINUS, len(f), format_faces(f)))
     return Best(target, score, faces, len(formulas))
 
 

@@ -47,3 +47,16 @@ def test_the_top_answer_prefers_an_unsigned_formula_of_the_same_score():
         elif any(b.faces[0] == MINUS for b in equal):
             seen += 1
     assert seen > 0
+
+
+def test_the_rule_itself_on_formulas_made_by_hand():
+    """The choice spelled out: at one score, an unsigned formula wins over a signed one even with more dice, and the
+    top answer takes an unsigned best over a smaller target's signed one (the rolls above need not show both)."""
+    from suji.rules.dice import PLUS
+    from suji.solver.search import Best, Solution, _best
+
+    signed, unsigned = (MINUS, 1, PLUS, 2, 3), (1, 1, 1, 1, 1, PLUS, 1)  # −1+23 and 11111+1
+    assert formula_score(signed) == formula_score(unsigned) and len(signed) < len(unsigned)  # a tie, fewer dice signed
+    assert _best(24, [signed, unsigned]).faces == unsigned
+    top = Solution(ROLLS[0], {100: Best(100, 9, signed, 1), 200: Best(200, 9, unsigned, 1)}).top
+    assert top is not None and top.target == 200
