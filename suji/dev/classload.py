@@ -47,6 +47,16 @@ _CODE = re.compile(r'id="join-code"[^>]*>(\w+)<')
 POLL_SECONDS = 1.5  # the dashboard's interval (suji.web.classroom.POLL_MS)
 
 
+def record_failure(lock: threading.Lock, errors: list[str], message: str, go: threading.Barrier) -> None:
+    """Count one pupil's failure, and free the pupils waiting at the start line (a broken start must not hang)."""
+    with lock:
+        errors.append(message)
+    try:
+        go.abort()
+    except threading.BrokenBarrierError:
+        pass
+
+
 class Browser:
     """One browser: a keep-alive connection (from `source`, a loopback address, if given), its cookies, the last
     CSRF token it saw, the last response's body as sent (a PDF, say)."""
@@ -190,12 +200,7 @@ def run_load(port: int, students: int, count: int, classes: int = 1, database_ur
             with lock:
                 sent["attempts"] += attempts
         except Exception as error:  # noqa: BLE001 - every failure is counted and reported
-            with lock:
-                errors.append(f"class {teacher.code} pupil {number}: {error!r}")
-            try:
-                go.abort()
-            except threading.BrokenBarrierError:
-                pass
+            record_failure(lock, errors, f"class {teacher.code} pupil {number}: {error!r}", go)
         finally:
             with lock:
                 answer_ms.extend(mine)

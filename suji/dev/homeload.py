@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from suji.dev.classload import Browser
+from suji.dev.classload import Browser, record_failure
 from suji.dev.loadtest import percentile
 
 PASSWORD = "homework load test"
@@ -209,12 +209,7 @@ def run_load(port: int, students: int, count: int, classes: int, database_url: s
             if 'id="finished"' not in text:
                 raise RuntimeError("the last page is not the finished homework")
         except Exception as error:  # noqa: BLE001 - every failure is counted and reported
-            with lock:
-                errors.append(f"class {room.number} {name}: {error!r}")
-            try:
-                go.abort()
-            except threading.BrokenBarrierError:
-                pass
+            record_failure(lock, errors, f"class {room.number} {name}: {error!r}", go)
         finally:
             with lock:
                 answer_ms.extend(mine)
