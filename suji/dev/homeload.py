@@ -3,7 +3,7 @@
     suji classload --homework [--classes 30] [--students 30] [--problems 5] [--processes 2]
                               [--fresh-postgres URL] [--json]        (the servers: suji.dev.classload's)
 
-How data flows, every step through the real pages (suji.dev.classload.Browser: keep-alive, cookies, CSRF):
+How data flows, every step through the real pages (suji.dev.browsing.Browser: keep-alive, cookies, CSRF):
 
     set-up, before the clock (each class from a school address of its own, 127.0.0.(k+2), as K schools would
     be; four classes at a time): the teacher signs up ─▶ makes a class ─▶ pastes the roster of N pupils ─▶
@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from suji.dev.classload import Browser, record_failure
+from suji.dev.browsing import Browser, record_failure
 from suji.dev.loadtest import percentile
 
 PASSWORD = "homework load test"
