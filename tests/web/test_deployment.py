@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from serving import stop
 from sqlalchemy import text
 
 from suji.web import create_app
@@ -402,8 +403,7 @@ def test_suji_serve_passes_a_trusted_proxys_client_address_to_the_app(tmp_path, 
         assert (response.status, response.read().decode()) == (200, seen)
         connection.close()
     finally:
-        server.close()
-        runner.join(timeout=10)
+        stop(server, runner)
     closed(app)
 
 

@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from serving import stop
 from sqlalchemy import text
 
 from suji.web import advice, solver_pool
@@ -35,11 +36,22 @@ class Gate:
     def __init__(self) -> None:
         self.open = threading.Event()
         self.asked: list[str] = []
+        self.reached = threading.Event()
 
     def __call__(self, roll, keys):  # noqa: ANN001
         self.asked.append(advice.roll_key(roll))
+        self.reached.set()
         self.open.wait()
         return {key: 20 for key in keys}
+
+    def questions(self) -> list[str]:
+        """The questions asked so far, once the runner's thread has reached the gate (a bounded wait).
+
+        The request only hands the work to the runner, so right after a 202 its thread may not yet have called
+        the solver: reading `asked` at once would race it.
+        """
+        assert self.reached.wait(30), "the runner never asked the solver"
+        return self.asked
 
 
 @pytest.fixture
@@ -81,7 +93,7 @@ def test_a_question_not_answered_within_the_wait_is_asked_again_and_then_answere
     error = first.get_json()["error"]
     assert error["code"] == "advice_pending" and error["retry_after"] >= 1 and "ソルバー" in error["message"]
     again = ask(client, ROLL)  # asking again about its own dice is waiting for them, not a second question
-    assert again.status_code == 202 and gate.asked == [key_of(ROLL)]
+    assert again.status_code == 202 and gate.questions() == [key_of(ROLL)]
     gate.open.set()
     wait_for_jobs()
     answer = ask(client, {**ROLL, "rerolled": 1})
@@ -174,7 +186,8 @@ def test_nine_questions_do_not_hold_the_threads_that_serve_pages(app, gate, monk
     # Questions wait for their answer as long as the gate is shut: a thread that waited would stay held.
     app.config.update(ADVICE_WAIT=600.0, ADVICE_QUEUE=4)
     server = create_server(app, host="127.0.0.1", port=0, threads=8, ident="")
-    threading.Thread(target=server.run, daemon=True).start()
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
     url = f"http://127.0.0.1:{server.effective_port}"
     answers: dict[int, int] = {}
     answered = threading.Condition()
@@ -208,4 +221,4 @@ def test_nine_questions_do_not_hold_the_threads_that_serve_pages(app, gate, monk
         assert sorted(answers.values()) == [200, 200, 202, 202] + [503] * 5
     finally:
         gate.open.set()
-        server.close()
+        stop(server, runner)
