@@ -3,25 +3,23 @@
 `check` is the rules engine's front door: text in, a CheckResult out, never an exception for bad input.
 
     text ──scan once (suji.rules.language.reader)──▶ readings ──check_dice, evaluate──▶ the value
-         ──strip_redundant (the automaton's plans, has_value)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
+         ──strip_redundant (sub-formulas with shared prefixes)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
-from suji.core.caching import bounded
 from suji.core.i18n import N_, translate
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, faces_for_digit
 from suji.rules.exact import Value, as_rational
-from suji.rules.language.automaton import DIGIT, accepts, face_class
 from suji.rules.language.errors import FormulaError
-from suji.rules.language.evaluate import evaluate, has_value, value_terms
+from suji.rules.language.evaluate import evaluate, value_terms
 from suji.rules.language.printing import format_faces, machine_text, pupil_text
 from suji.rules.language.reader import Reading, Scanned, UsedDie, readings, scan
 from suji.rules.language.spelling import Face, constant_die
+from suji.rules.language.subformulas import equal_sub_formulas, plain_equal_sub_formulas
 
 # Operator points (RULES.md §1 "Score"); a leading − is a die too and scores like any −.
 OPERATOR_POINTS: dict[str, int] = {PLUS: 1, MINUS: 1, TIMES: 2, DIVIDE: 3, SQUARE: 4, ROOT: 5}
@@ -97,58 +95,31 @@ def strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[
     """The indexes of the dice kept after stripping redundant dice (RULES.md "Redundant dice").
 
     The scored form is the valid sub-formula (the other dice in the same order) with the same exact value that
-    uses the fewest dice; among several, the one with the highest score. Returns all indexes when nothing can go.
-    `value` is the formula's value when the caller has it already (`check` does), so it is not worked out twice.
+    uses the fewest dice; among several, the one with the highest score (the first in index order on a tie).
+    Returns all indexes when nothing can go. `value` is the formula's value when the caller has it already
+    (`check` does), so it is not worked out twice. The sub-formulas are found with shared prefixes
+    (suji.rules.language.subformulas); `plain_strip_redundant` is the same rule, each one evaluated on its own.
     """
-    n = len(faces)
+    return _strip(faces, value, equal_sub_formulas)
+
+
+def plain_strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[int, ...]:
+    """`strip_redundant` by the plain reference: every choice of dice evaluated on its own, fewest dice first."""
+    return _strip(faces, value, plain_equal_sub_formulas)
+
+
+def _strip(faces: Sequence[Face], value: Value | None, matches: Callable) -> tuple[int, ...]:
     if value is None:
         value = evaluate(faces)
     if value is None:
         raise ValueError("not a valid formula")
-    terms = value_terms(value)
-    for same_size in sub_formulas(tuple(face_class(f) for f in faces)):
-        best: tuple[int, ...] | None = None
-        best_score = -1
-        for kept in same_size:
-            sub = [faces[i] for i in kept]
-            if has_value(sub, terms):
-                score = formula_score(sub)
-                if score > best_score:
-                    best, best_score = kept, score
-        if best is not None:
-            return best
-    return tuple(range(n))
-
-
-# The plans of formulas up to this many dice are kept (a plan of 9 dice lists at most 510 choices, some 30 KB).
-MAX_KEPT_PLAN = 9
-
-
-def sub_formulas(classes: tuple[str, ...]) -> Iterator[Iterable[tuple[int, ...]]]:
-    """Every proper sub-formula of a formula whose faces have these classes (language.face_class), one group per
-    size from 1 die up: the choices of dice, in index order, that the language's automaton reads as a formula.
-
-    Which choices are formulas depends only on the classes, not on the digits, so the plan of a shape such as
-    "digit digit ² + digit + digit" is worked out once and serves every formula of that shape.
-    """
-    if len(classes) <= MAX_KEPT_PLAN:
-        yield from _plan(classes)
-        return
-    for size in range(1, len(classes)):
-        yield _formulas_of_size(classes, size)
-
-
-@bounded("sub_formula_plan")
-def _plan(classes: tuple[str, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    return tuple(tuple(_formulas_of_size(classes, size)) for size in range(1, len(classes)))
-
-
-def _formulas_of_size(classes: tuple[str, ...], size: int) -> Iterator[tuple[int, ...]]:
-    # The automaton reads a digit's class for any digit, so the classes themselves are a face sequence it reads.
-    shapes = [1 if c == DIGIT else c for c in classes]
-    for kept in combinations(range(len(classes)), size):
-        if accepts([shapes[i] for i in kept]):
-            yield kept
+    best: tuple[int, ...] | None = None
+    best_score = -1
+    for kept in matches(faces, value_terms(value)):
+        score = formula_score([faces[i] for i in kept])
+        if score > best_score:
+            best, best_score = kept, score
+    return best if best is not None else tuple(range(len(faces)))
 
 
 @dataclass

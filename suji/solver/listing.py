@@ -14,7 +14,7 @@ from suji.rules.exact import as_rational
 from suji.rules.language.automaton import ACCEPTING, DIGIT, START, TRANSITIONS
 from suji.rules.language.evaluate import evaluate
 from suji.rules.language.spelling import Face
-from suji.rules.scoring import formula_score, strip_redundant
+from suji.rules.scoring import formula_score, plain_strip_redundant
 
 
 def _take_digit(numbers: Counter, digit: int) -> int | None:
@@ -82,7 +82,7 @@ def reference_solve(roll: Roll, allowed: frozenset[str] | None = None) -> dict[i
         value = as_rational(evaluate(faces))
         if value is None or value.denominator != 1 or int(value) not in targets:
             continue
-        if len(strip_redundant(faces)) != len(faces):
+        if len(plain_strip_redundant(faces)) != len(faces):
             continue
         score = formula_score(faces)
         entry = found.setdefault(int(value), ReferenceBest(-1, [], []))
