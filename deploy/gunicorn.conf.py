@@ -34,3 +34,11 @@ secure_scheme_headers = {}
 accesslog = "-"
 errorlog = "-"
 loglevel = "info"
+
+
+def post_worker_init(worker):  # noqa: ANN001, ANN201 - gunicorn's hook
+    """Freeze what the worker built at start (the app, its modules and tables), as `suji serve` does: the full
+    garbage collections then no longer walk it while requests come and go."""
+    import gc
+
+    gc.freeze()

@@ -20,6 +20,7 @@ raised to fit, as far as the system allows. For several processes or machines, s
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import signal
 import subprocess
@@ -195,6 +196,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, threads: int | None = None,
         )
     print(f"suji: serving on http://{host}:{port}/ ({threads} threads, up to "
           f"{server.adj.connection_limit} connections; Ctrl+C to stop)", file=sys.stderr, flush=True)  # fmt: skip
+    # Everything built so far (the app, its modules, templates and tables) lives as long as the process: frozen, it
+    # is no longer walked by every full garbage collection while the requests' short-lived objects come and go.
+    gc.freeze()
     try:
         server.run()
     except KeyboardInterrupt:
