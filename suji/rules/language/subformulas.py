@@ -48,23 +48,11 @@ def _add_term(sums: Sums, r: int, num: int, den: int) -> Sums:
     return (*sums, (r, num, den))
 
 
-def _matches(sums: Sums, terms: dict[int, tuple[int, int]]) -> bool:
-    """Whether the unreduced sums are the value with these `value_terms` (as `has_value` compares them)."""
-    found = 0
-    for r, num, den in sums:
-        if num == 0:
-            continue
-        found += 1
-        wanted = terms.get(r)
-        if wanted is None or num * wanted[1] != wanted[0] * den:
-            return False
-    return found == len(terms)
-
-
-def _closed(state: int, sign: int, p: int, q: int, r: int, started: bool, op: str, root: bool, squared: bool,
-            number: int, sums: Sums) -> Sums | None:  # fmt: skip
-    """The sums once the end closes the last factor and term (as in `_walk`), or None on a division by zero."""
-    if state != CONSTANT:
+def _ends_with_value(terms: dict[int, tuple[int, int]], state: int, sign: int, p: int, q: int, r: int,
+                     started: bool, op: str, root: bool, squared: bool, number: int, sums: Sums) -> bool:  # fmt: skip
+    """Whether the prefix, closed by the end as `_walk` closes a formula, has the value with these `value_terms`
+    (compared as `has_value` compares: unreduced, by cross-multiplication). A division by zero has no value."""
+    if state != CONSTANT:  # the end closes the last factor
         if root and not squared and number:
             p2, r2 = squarefree_split(number)
         else:
@@ -75,13 +63,31 @@ def _closed(state: int, sign: int, p: int, q: int, r: int, started: bool, op: st
             if op == TIMES:
                 p *= p2
             elif p2 == 0:
-                return None
+                return False
             else:
                 q = q * p2 * r2
             if r2 != 1:
                 a, r = squarefree_split(r * r2)
                 p *= a
-    return _add_term(sums, r, sign * p, q)
+    p *= sign
+    # The last term joins the sums (its radicand's, or a sum of its own), and every nonzero sum must be wanted.
+    found = 0
+    joined = False
+    for radicand, num, den in sums:
+        if radicand == r:
+            num, den, joined = num * q + p * den, den * q, True
+        if num == 0:
+            continue
+        found += 1
+        wanted = terms.get(radicand)
+        if wanted is None or num * wanted[1] != wanted[0] * den:
+            return False
+    if not joined and p != 0:
+        found += 1
+        wanted = terms.get(r)
+        if wanted is None or p * wanted[1] != wanted[0] * q:
+            return False
+    return found == len(terms)
 
 
 def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> list[Kept]:
@@ -156,10 +162,8 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                         prefix = (j + 1, here, nxt, 1 if face == PLUS else -1, 0, 0, 0, False, TIMES, False, False,
                                   0, _add_term(sums, r1, sign * p1, q1))  # fmt: skip
                 grown.append(prefix)
-                if nxt in ACCEPTING:
-                    closed = _closed(*prefix[2:])
-                    if closed is not None and _matches(closed, terms):
-                        found.append(here)
+                if nxt in ACCEPTING and _ends_with_value(terms, *prefix[2:]):
+                    found.append(here)
         if found:
             return found  # parents in combinations' order, each one's children in it too: so are these
         frontier = grown
