@@ -107,14 +107,22 @@ http {{
             self.stop()
             raise RuntimeError(f"nginx did not start: {message.strip() or error}") from None
 
-    def upstreams(self) -> list[int]:
-        """The port of the process that answered each request so far, in order (nginx's access log)."""
-        log = self.folder / "access.log"
-        ports = []
-        for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []:
-            address = line.split(" ", 1)[0]
-            ports.append(int(address.rsplit(":", 1)[1]) if ":" in address else 0)
-        return ports
+    def upstreams(self, at_least: int = 0, wait: float = 10.0) -> list[int]:
+        """The port of the process that answered each request so far, in order (nginx's access log).
+
+        nginx writes a request's line once the request is finished, which may be just after its client has read
+        the response: with `at_least`, the log is read again (for up to `wait` seconds) until it has that many.
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            log = self.folder / "access.log"
+            ports = []
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []:
+                address = line.split(" ", 1)[0]
+                ports.append(int(address.rsplit(":", 1)[1]) if ":" in address else 0)
+            if len(ports) >= at_least or time.monotonic() >= deadline:
+                return ports
+            time.sleep(0.05)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -181,7 +189,8 @@ class RoundRobin:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def upstreams(self) -> list[int]:
+    def upstreams(self, at_least: int = 0, wait: float = 10.0) -> list[int]:
+        """The backend each request went to, in order (noted before it is forwarded, so never late)."""
         with self._lock:
             return list(self._log)
 
