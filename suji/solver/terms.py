@@ -18,7 +18,7 @@ such a term could still add up to a whole target).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from math import isqrt
+from math import gcd, isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
@@ -46,7 +46,8 @@ class DiceCounts:
         self._fields = [
             (FIELD * i, face, count) for i, (face, count) in enumerate(zip(faces, counts, strict=True))
         ]
-        self._room: dict[int, tuple[int, int]] = {}
+        # Per usage code: the room's two bounds and the multiplier (`_bounds`), looked up directly in hot loops.
+        self.bounds: dict[int, tuple[int, int, int]] = {}
 
     def fits(self, usage: int) -> bool:
         """Whether a usage code needs no more dice of any face than were rolled."""
@@ -61,28 +62,48 @@ class DiceCounts:
         a·10ⁿ + b), a ² die can at most square it (one ² a factor), a constant die multiplies it by its 10, 11 or
         12, and √ or ÷ only make it smaller. Whole numbers, so the bounds are exact to compare with.
         """
-        found = self._room.get(usage)
+        found = self.bounds.get(usage)
         if found is None:
-            digits: list[int] = []
-            squared = divide = False
-            constants = 1
-            for shift, face, count in self._fields:
-                left = count - ((usage >> shift) & 31)
-                if not left:
-                    continue
-                if type(face) is int:
-                    digits.extend([9 if face == 6 else face] * left)
-                elif face == SQUARE:
-                    squared = True
-                elif face == DIVIDE:
-                    divide = True
-                elif face in CONSTANT_FACES:
-                    constants *= CONSTANT_FACES[face] ** left
-            digits.sort(reverse=True)
-            largest = int("".join(map(str, digits))) if digits else 0
-            if squared:
-                largest *= largest
-            found = self._room[usage] = (largest * constants, largest if divide and largest else 1)
+            found = self._bounds(usage)
+        return found[0], found[1]
+
+    def multiplier(self, usage: int) -> int:
+        """The largest number the dice left beside `usage` can still multiply a term by (1 when they cannot):
+        factors after × dice (their product is at most the room's largest number, squared with a ² die left)
+        and the constant dice left."""
+        found = self.bounds.get(usage)
+        if found is None:
+            found = self._bounds(usage)
+        return found[2]
+
+    def _bounds(self, usage: int) -> tuple[int, int, int]:
+        # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds` (per roll).
+        digits: list[int] = []
+        squared = divide = times = False
+        constants = 1
+        for shift, face, count in self._fields:
+            left = count - ((usage >> shift) & 31)
+            if not left:
+                continue
+            if type(face) is int:
+                digits.extend([9 if face == 6 else face] * left)
+            elif face == SQUARE:
+                squared = True
+            elif face == DIVIDE:
+                divide = True
+            elif face == TIMES:
+                times = True
+            elif face in CONSTANT_FACES:
+                constants *= CONSTANT_FACES[face] ** left
+        digits.sort(reverse=True)
+        largest = int("".join(map(str, digits))) if digits else 0
+        if squared:
+            largest *= largest
+        found = self.bounds[usage] = (
+            largest * constants,
+            largest if divide and largest else 1,
+            (largest if times and largest else 1) * constants,
+        )
         return found
 
 
@@ -147,6 +168,11 @@ class Terms:
         # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
         self._limits: dict[int, tuple[int, int]] = {}
         self._top, self._minus, self._room = top, dice.minus > 0, dice.room
+        # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
+        # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
+        # denominator is beyond what the dice left can still multiply it by is never made or grown.
+        self._whole_only = whole_only = dice.mulops[DIVIDE] < 2
+        self._multiplier = dice.multiplier
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         self.open: dict[int, set[Rational]] = defaultdict(set)
@@ -154,11 +180,7 @@ class Terms:
         frontier_open = {u: set(values) for u, values in factor_groups}
         frontier_closed: dict[int, set[Rational]] = {}
         while frontier_open or frontier_closed:
-            if top is not None:
-                frontier_open, frontier_closed = (
-                    self._growable(frontier_open),
-                    self._growable(frontier_closed),
-                )
+            frontier_open, frontier_closed = self._growable(frontier_open), self._growable(frontier_closed)
             grown_open: dict[int, set[Rational]] = defaultdict(set)
             grown_closed: dict[int, set[Rational]] = defaultdict(set)
             for usage, values in frontier_open.items():
@@ -182,12 +204,14 @@ class Terms:
                                 if not (with_op + u + bias) & high
                             ]
                         for joined, f_values in groups:
-                            grow = multiply_all if op == TIMES else divide_all
-                            grow(values, f_values, grown_open[joined])
+                            if op == TIMES:
+                                multiply_all(values, f_values, grown_open[joined])
+                            elif whole_only:  # the one ÷ die: values are whole here
+                                _divide_whole(values, f_values, grown_open[joined], dice.multiplier(joined))
+                            else:
+                                divide_all(values, f_values, grown_open[joined])
             frontier_open, frontier_closed = grown_open, grown_closed
-        # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
-        # fraction is never whole: with fewer than two ÷ dice, fractional terms never make a target.
-        whole_only = dice.mulops[DIVIDE] < 2
+        # The terms a sum may use (with fewer than two ÷ dice, whole ones only).
         self.by_usage: dict[int, set[Rational]] = {}
         for u in set(self.open) | set(self.closed):
             values = self.open.get(u, set()) | self.closed.get(u, set())
@@ -210,10 +234,24 @@ class Terms:
         return found
 
     def _growable(self, frontier: dict[int, set[Rational]]) -> dict[int, set[Rational]]:
-        """The frontier without the values that no growing can bring within their bound."""
+        """The frontier without the values that no growing can bring within their bound, nor (with fewer than
+        two ÷ dice) the fractions that the dice left cannot multiply back to a whole number."""
         kept = {}
+        top, whole_only = self._top, self._whole_only
         for usage, values in frontier.items():
-            values = at_most(values, self.limits(usage)[1])
+            if whole_only:
+                most = self._multiplier(usage)
+                if top is None:
+                    values = {v for v in values if type(v) is int or v[1] <= most}  # type: ignore[index]
+                else:
+                    bound = self.limits(usage)[1]
+                    values = {
+                        v
+                        for v in values
+                        if (v <= bound if type(v) is int else v[1] <= most and v[0] <= bound * v[1])  # type: ignore[operator,index]
+                    }
+            elif top is not None:
+                values = at_most(values, self.limits(usage)[1])
             if values:
                 kept[usage] = values
         return kept
@@ -274,6 +312,22 @@ class Terms:
         if value in self.closed.get(usage, ()):
             found.extend(self._spell(usage, value, False))
         return found
+
+
+def _divide_whole(values: set[int], divisors: set[int], into: set[Rational], most: int) -> None:
+    """Add v ÷ f to `into` for every whole value and divisor, leaving out the fractions whose denominator is
+    beyond `most` (what the dice left can still multiply by: 1 keeps whole quotients only)."""
+    if most == 1:
+        into.update({v // f for v in values for f in divisors if not v % f})
+        return
+    for f in divisors:
+        for v in values:
+            if not v % f:
+                into.add(v // f)
+            else:
+                g = gcd(v, f)
+                if f // g <= most:
+                    into.add((v // g, f // g))
 
 
 _TERMS = LruDict("solver_terms")  # DiceCounts key → Terms
