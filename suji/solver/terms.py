@@ -43,9 +43,15 @@ class DiceCounts:
         counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
         self.bias = sum((15 - c) << (FIELD * i) for i, c in enumerate(counts))
         self.high = sum(16 << (FIELD * i) for i in range(len(faces)))
-        self._fields = [
-            (FIELD * i, face, count) for i, (face, count) in enumerate(zip(faces, counts, strict=True))
+        # The number dice have the low fields: a usage code's number part is `usage & _number_mask`, and the
+        # bounds below are worked out from its number part and its operator part, each kept once (per roll).
+        self._number_mask = (1 << (FIELD * len(self.numbers))) - 1
+        self._number_fields = [
+            (FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int
         ]
+        self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
+        self._largest: dict[int, int] = {}
+        self._operators_left: dict[int, tuple[bool, bool, bool, int]] = {}
         # Per usage code: the room's two bounds and the multiplier (`_bounds`), looked up directly in hot loops.
         self.bounds: dict[int, tuple[int, int, int]] = {}
 
@@ -77,26 +83,33 @@ class DiceCounts:
         return found[2]
 
     def _bounds(self, usage: int) -> tuple[int, int, int]:
-        # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds` (per roll).
-        digits: list[int] = []
-        squared = divide = times = False
-        constants = 1
-        for shift, face, count in self._fields:
-            left = count - ((usage >> shift) & 31)
-            if not left:
-                continue
-            if type(face) is int:
-                digits.extend([9 if face == 6 else face] * left)
-            elif face == SQUARE:
-                squared = True
-            elif face == DIVIDE:
-                divide = True
-            elif face == TIMES:
-                times = True
-            elif face in CONSTANT_FACES:
-                constants *= CONSTANT_FACES[face] ** left
-        digits.sort(reverse=True)
-        largest = int("".join(map(str, digits))) if digits else 0
+        # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds`.
+        numbers = usage & self._number_mask
+        largest = self._largest.get(numbers)
+        if largest is None:
+            digits: list[int] = []
+            for shift, digit, count in self._number_fields:
+                digits.extend([digit] * (count - ((usage >> shift) & 31)))
+            digits.sort(reverse=True)
+            largest = self._largest[numbers] = int("".join(map(str, digits))) if digits else 0
+        operators = self._operators_left.get(usage - numbers)
+        if operators is None:
+            squared = divide = times = False
+            constants = 1
+            for shift, face, count in self._operator_fields:
+                left = count - ((usage >> shift) & 31)
+                if not left:
+                    continue
+                if face == SQUARE:
+                    squared = True
+                elif face == DIVIDE:
+                    divide = True
+                elif face == TIMES:
+                    times = True
+                elif face in CONSTANT_FACES:
+                    constants *= CONSTANT_FACES[face] ** left
+            operators = self._operators_left[usage - numbers] = (squared, divide, times, constants)
+        squared, divide, times, constants = operators
         if squared:
             largest *= largest
         found = self.bounds[usage] = (
@@ -107,41 +120,55 @@ class DiceCounts:
         return found
 
 
-def numbers(dice: DiceCounts) -> list[tuple[int, int, Faces]]:
-    """Every number the number dice can make: (usage, value, faces); a 6 may be read as 9."""
-    found: list[tuple[int, int, Faces]] = []
-    left = dict(dice.numbers)
-
-    def grow(value: int, usage: int, faces: Faces) -> None:
-        for die, count in left.items():
-            if not count:
-                continue
-            left[die] = count - 1
-            for digit in face_readings(die):
-                found.append((usage + dice.bit[die], value * 10 + digit, faces + (digit,)))
-                grow(value * 10 + digit, usage + dice.bit[die], faces + (digit,))
-            left[die] = count
-
-    grow(0, 0, ())
+def numbers(dice: DiceCounts) -> dict[int, set[int]]:
+    """Every number the number dice can make, by usage code; a 6 may be read as 9. A number's faces are its
+    digits, so only values are kept."""
+    dies = [(dice.bit[face], face_readings(face)) for face in dice.numbers]
+    bias, high = dice.bias, dice.high
+    found: dict[int, set[int]] = {}
+    # A digit at a time: the numbers of k + 1 dice are those of k dice with one more die's digit after them.
+    level: dict[int, set[int]] = {0: {0}}
+    while level:
+        grown: dict[int, set[int]] = defaultdict(set)
+        for usage, values in level.items():
+            for bit, readings in dies:
+                if not (usage + bit + bias) & high:
+                    grown[usage + bit] |= {v * 10 + d for v in values for d in readings}
+        found.update(grown)
+        level = grown
     return found
 
 
-def factors(dice: DiceCounts) -> dict[int, list[tuple[int, Faces]]]:
-    """Every factor ([√] number [²]) with a rational value, grouped by usage code."""
-    groups: dict[int, list[tuple[int, Faces]]] = defaultdict(list)
-    square = dice.bit.get(SQUARE) if dice.mulops[SQUARE] else None
-    root = dice.bit.get(ROOT) if dice.mulops[ROOT] else None
-    for usage, n, faces in numbers(dice):
-        groups[usage].append((n, faces))
+def factors(dice: DiceCounts) -> dict[int, set[int]]:
+    """Every factor ([√] number [²]) with a rational value, grouped by usage code: the values. A factor's faces
+    follow from its dice and value (`factor_spelling`)."""
+    plain = numbers(dice)
+    groups = dict(plain)
+    square = dice.bit[SQUARE] if dice.mulops[SQUARE] else 0
+    root = dice.bit[ROOT] if dice.mulops[ROOT] else 0
+    for usage, values in plain.items():
         if square:
-            groups[usage + square].append((n * n, faces + (SQUARE,)))
+            groups[usage + square] = {n * n for n in values}
         if root:
-            r = isqrt(n)
-            if r * r == n:
-                groups[usage + root].append((r, (ROOT,) + faces))
+            roots = {r for r in map(isqrt, values) if r * r in values}
+            if roots:
+                groups[usage + root] = roots
             if square and dice.fits(usage + root + square):
-                groups[usage + root + square].append((n, (ROOT,) + faces + (SQUARE,)))
+                groups[usage + root + square] = set(values)  # √n² is n
     return groups
+
+
+def factor_spelling(dice: DiceCounts, usage: int, value: int) -> Faces:
+    """The faces of the one factor with these dice and value: its number's digits, with the √ and ² it uses."""
+    square = dice.mulops[SQUARE] and usage & (31 * dice.bit[SQUARE])
+    root = dice.mulops[ROOT] and usage & (31 * dice.bit[ROOT])
+    if root and square:
+        return (ROOT, *map(int, str(value)), SQUARE)
+    if square:
+        return (*map(int, str(isqrt(value))), SQUARE)
+    if root:
+        return (ROOT, *map(int, str(value * value)))
+    return tuple(map(int, str(value)))
 
 
 class Terms:
@@ -154,12 +181,10 @@ class Terms:
 
     def __init__(self, dice: DiceCounts, top: int | None = None) -> None:
         bias, high = dice.bias, dice.high
-        self.bias, self.high = bias, high
-        # The factors ([√] number [²]) by their dice: their values now, their faces by value only when a term
-        # with those dice is spelled out (`factor_faces`).
-        self._factor_lists = {u: group for u, group in factors(dice).items() if not (u + bias) & high}
-        self._factor_faces: dict[int, dict[int, list[Faces]]] = {}
-        factor_groups = [(u, {value for value, _ in group}) for u, group in self._factor_lists.items()]
+        self.bias, self.high, self._dice = bias, high, dice
+        # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
+        self._factors = {u: values for u, values in factors(dice).items() if not (u + bias) & high}
+        factor_groups = list(self._factors.items())
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
@@ -177,7 +202,7 @@ class Terms:
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         self.open: dict[int, set[Rational]] = defaultdict(set)
         self.closed: dict[int, set[Rational]] = defaultdict(set)
-        frontier_open = {u: set(values) for u, values in factor_groups}
+        frontier_open: dict[int, set[Rational]] = dict(self._factors)  # type: ignore[arg-type]
         frontier_closed: dict[int, set[Rational]] = {}
         while frontier_open or frontier_closed:
             frontier_open, frontier_closed = self._growable(frontier_open), self._growable(frontier_closed)
@@ -192,6 +217,7 @@ class Terms:
                 self.closed[usage] |= values
             for frontier in (frontier_open, frontier_closed):
                 for usage, values in frontier.items():
+                    whole = fractions = None
                     for op, bit in self.mulops:
                         with_op = usage + bit
                         if (with_op + bias) & high:
@@ -203,13 +229,21 @@ class Terms:
                                 for u, fv in factor_groups
                                 if not (with_op + u + bias) & high
                             ]
+                        if whole is None:
+                            whole = [v for v in values if type(v) is int]
+                            fractions = (
+                                [v for v in values if type(v) is not int] if len(whole) < len(values) else []
+                            )
                         for joined, f_values in groups:
+                            into = grown_open[joined]
                             if op == TIMES:
-                                multiply_all(values, f_values, grown_open[joined])
+                                into |= {v * f for v in whole for f in f_values}
+                                if fractions:
+                                    multiply_all(fractions, f_values, into)
                             elif whole_only:  # the one ÷ die: values are whole here
-                                _divide_whole(values, f_values, grown_open[joined], dice.multiplier(joined))
+                                _divide_whole(whole, f_values, into, dice.multiplier(joined))
                             else:
-                                divide_all(values, f_values, grown_open[joined])
+                                divide_all(values, f_values, into)
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use (with fewer than two ÷ dice, whole ones only).
         self.by_usage: dict[int, set[Rational]] = {}
@@ -256,15 +290,6 @@ class Terms:
                 kept[usage] = values
         return kept
 
-    def factor_faces(self, usage: int) -> dict[int, list[Faces]]:
-        """The factors with these dice, by value: each value's faces."""
-        found = self._factor_faces.get(usage)
-        if found is None:
-            found = self._factor_faces[usage] = defaultdict(list)
-            for value, faces in self._factor_lists.get(usage, ()):
-                found[value].append(faces)
-        return found
-
     def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
         """Every term with these dice and value that ends with a factor (open) or a constant die (closed)."""
         key = (usage, value, is_open)
@@ -273,22 +298,22 @@ class Terms:
             return found
         found = []
         if is_open:
-            if usage in self._factor_lists:
-                found.extend(self.factor_faces(usage).get(value, ()))
+            if value in self._factors.get(usage, ()):
+                found.append(factor_spelling(self._dice, usage, value))  # type: ignore[arg-type]
             for op, bit in self.mulops:
-                for f_usage in self._factor_lists:
+                for f_usage, f_values in self._factors.items():
                     if not self.within(f_usage + bit, usage):
                         continue
-                    by_value = self.factor_faces(f_usage)
                     rest = usage - bit - f_usage
                     # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
                     rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
                     if not rest_open and not rest_closed:
                         continue
-                    for f_value, f_faces in by_value.items():
+                    for f_value in f_values:
                         parent = q_div(value, f_value) if op == TIMES else q_mul(value, f_value)
                         if parent in rest_open or parent in rest_closed:
-                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent) for b in f_faces)
+                            b = factor_spelling(self._dice, f_usage, f_value)
+                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent))
         else:
             for face, k, bit in self.consts:
                 rest = usage - bit
