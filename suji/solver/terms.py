@@ -18,7 +18,7 @@ such a term could still add up to a whole target).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from math import gcd, isqrt
+from math import gcd, inf, isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
@@ -187,17 +187,19 @@ class Terms:
         factor_groups = list(self._factors.items())
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
+        # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
+        factor_part = sum(31 * dice.bit[f] for f in dice.bit if type(f) is int or f in (SQUARE, ROOT))
         # With the largest target `top`, a term can only matter up to a bound: top, plus what the dice left can
         # take away when there is a − die (no term is negative). Growing a term never makes it smaller but by
         # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
-        self._limits: dict[int, tuple[int, int]] = {}
-        self._top, self._minus, self._room = top, dice.minus > 0, dice.room
+        self._caps: dict[int, tuple[float, float, int]] = {}
+        self._top, self._minus, self._bounds = top, dice.minus > 0, dice.bounds
         # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
         # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
         self._whole_only = whole_only = dice.mulops[DIVIDE] < 2
-        self._multiplier = dice.multiplier
+        caps, cap = self._caps, self._cap
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         self.open: dict[int, set[Rational]] = defaultdict(set)
@@ -222,70 +224,66 @@ class Terms:
                         with_op = usage + bit
                         if (with_op + bias) & high:
                             continue
-                        groups = fitting.get(with_op)
+                        groups = fitting.get(with_op & factor_part)
                         if groups is None:
-                            groups = fitting[with_op] = [
-                                (with_op + u, fv)
-                                for u, fv in factor_groups
-                                if not (with_op + u + bias) & high
+                            key = with_op & factor_part
+                            groups = fitting[key] = [
+                                (u, fv) for u, fv in factor_groups if not (key + u + bias) & high
                             ]
                         if whole is None:
                             whole = [v for v in values if type(v) is int]
                             fractions = (
                                 [v for v in values if type(v) is not int] if len(whole) < len(values) else []
                             )
-                        for joined, f_values in groups:
+                        for u, f_values in groups:
+                            joined = with_op + u
                             into = grown_open[joined]
                             if op == TIMES:
                                 into |= {v * f for v in whole for f in f_values}
                                 if fractions:
                                     multiply_all(fractions, f_values, into)
                             elif whole_only:  # the one ÷ die: values are whole here
-                                _divide_whole(whole, f_values, into, dice.multiplier(joined))
+                                _divide_whole(whole, f_values, into, (caps.get(joined) or cap(joined))[2])
                             else:
                                 divide_all(values, f_values, into)
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use (with fewer than two ÷ dice, whole ones only).
         self.by_usage: dict[int, set[Rational]] = {}
-        for u in set(self.open) | set(self.closed):
+        for u in self.open.keys() | self.closed.keys():
             values = self.open.get(u, set()) | self.closed.get(u, set())
+            bound = (caps.get(u) or cap(u))[0]
             if whole_only:
-                values = {v for v in values if type(v) is int}
-            if top is not None:
-                values = at_most(values, self.limits(u)[0])
+                values = {v for v in values if type(v) is int and v <= bound}
+            else:
+                values = at_most(values, bound)  # type: ignore[arg-type]
             if values:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
 
-    def limits(self, usage: int) -> tuple[int, int]:
+    def _cap(self, usage: int) -> tuple[float, float, int]:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
-        largest it can have and still be grown into such a term.)"""
-        found = self._limits.get(usage)
-        if found is None:
-            most, divisors = self._room(usage)
-            final = self._top + (most if self._minus else 0)  # type: ignore[operator]
-            found = self._limits[usage] = (final, final * divisors)
+        largest it can have and still be grown into such a term, the largest number the dice left can still
+        multiply it by); no bound on values without a largest target."""
+        most, divisors, multiplier = self._bounds.get(usage) or self._dice._bounds(usage)
+        final = inf if self._top is None else self._top + (most if self._minus else 0)
+        found = self._caps[usage] = (final, final * divisors, multiplier)
         return found
 
     def _growable(self, frontier: dict[int, set[Rational]]) -> dict[int, set[Rational]]:
         """The frontier without the values that no growing can bring within their bound, nor (with fewer than
         two ÷ dice) the fractions that the dice left cannot multiply back to a whole number."""
         kept = {}
-        top, whole_only = self._top, self._whole_only
+        caps, cap, whole_only = self._caps, self._cap, self._whole_only
         for usage, values in frontier.items():
+            _, bound, most = caps.get(usage) or cap(usage)
             if whole_only:
-                most = self._multiplier(usage)
-                if top is None:
-                    values = {v for v in values if type(v) is int or v[1] <= most}  # type: ignore[index]
-                else:
-                    bound = self.limits(usage)[1]
-                    values = {
-                        v
-                        for v in values
-                        if (v <= bound if type(v) is int else v[1] <= most and v[0] <= bound * v[1])  # type: ignore[operator,index]
-                    }
-            elif top is not None:
-                values = at_most(values, self.limits(usage)[1])
+                values = {
+                    v
+                    for v in values
+                    if (v <= bound if type(v) is int else v[1] <= most and v[0] <= bound * v[1])  # type: ignore[operator,index]
+                }
+            else:
+                values = at_most(values, bound)  # type: ignore[arg-type]
             if values:
                 kept[usage] = values
         return kept
