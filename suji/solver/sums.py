@@ -16,8 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import permutations, product
+from typing import NamedTuple
 
 from suji.rules.dice import MINUS, PLUS
 from suji.rules.exact import Rational, q_add, q_float, q_neg
@@ -32,10 +32,9 @@ Candidate = tuple[int, float, float, "TermGroup"]
 OnHit = Callable[[list[Picked], int, int, int], None]
 
 
-@dataclass(frozen=True, slots=True)
-class TermGroup:
-    """The terms of one set of dice: their values, the range of those values (a little widened, to compare
-    floats safely), the whole values sorted and the fractional ones."""
+class TermGroup(NamedTuple):
+    """The terms of one set of dice: their values, the range of those values (a little widened when some are
+    fractions, to compare floats safely), the whole values sorted and the fractional ones."""
 
     usage: int
     values: set[Rational]
@@ -46,12 +45,18 @@ class TermGroup:
 
 
 def term_groups(terms: Terms) -> list[TermGroup]:
+    """The term groups of a search, by usage code."""
     groups = []
-    for usage in sorted(terms.by_usage):
-        values = terms.by_usage[usage]
+    by_usage = terms.by_usage
+    for usage in sorted(by_usage):
+        values = by_usage[usage]
+        if terms.whole_only:  # whole values only: the range is exact
+            whole = sorted(values)  # type: ignore[type-var]
+            groups.append(TermGroup(usage, values, whole[0], whole[-1], whole, []))
+            continue
         whole = sorted([v for v in values if type(v) is int])
         fractions = [v for v in values if type(v) is not int]
-        floats = [v[0] / v[1] for v in fractions]
+        floats = [v[0] / v[1] for v in fractions]  # type: ignore[index]
         if whole:
             floats += (whole[0], whole[-1])
         groups.append(TermGroup(usage, values, min(floats) - 1e-6, max(floats) + 1e-6, whole, fractions))
@@ -98,9 +103,7 @@ class _SumSearch:
         )
         # Whole terms only (always, unless two ÷ dice were rolled): the sums are ints and a quicker evaluation
         # looks the last term up by the values it would need.
-        self.evaluate = (
-            self._evaluate_whole if not any(g.fractions for g in self.groups) else self._evaluate_rational
-        )
+        self.evaluate = self._evaluate_whole if terms.whole_only else self._evaluate_rational
         # fits[p][q]: whether p positive and q negative terms fit the sign dice (looked up, not worked out, in
         # the search's innermost loop).
         most = self.most_terms + 1

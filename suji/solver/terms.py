@@ -198,7 +198,7 @@ class Terms:
         # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
         # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
-        self._whole_only = whole_only = dice.mulops[DIVIDE] < 2
+        self.whole_only = whole_only = dice.mulops[DIVIDE] < 2
         caps, cap = self._caps, self._cap
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
@@ -273,7 +273,7 @@ class Terms:
         """The frontier without the values that no growing can bring within their bound, nor (with fewer than
         two ÷ dice) the fractions that the dice left cannot multiply back to a whole number."""
         kept = {}
-        caps, cap, whole_only = self._caps, self._cap, self._whole_only
+        caps, cap, whole_only = self._caps, self._cap, self.whole_only
         for usage, values in frontier.items():
             _, bound, most = caps.get(usage) or cap(usage)
             if whole_only:
