@@ -259,6 +259,8 @@ class Terms:
             if values:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
+        # The ÷ dice's field of a usage code: a term without them is whole.
+        self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
     def _cap(self, usage: int) -> tuple[float, float, int]:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
@@ -298,17 +300,24 @@ class Terms:
         if is_open:
             if value in self._factors.get(usage, ()):
                 found.append(factor_spelling(self._dice, usage, value))  # type: ignore[arg-type]
+            high = self.high
             for op, bit in self.mulops:
                 for f_usage, f_values in self._factors.items():
-                    if not self.within(f_usage + bit, usage):
+                    if ((usage | high) - f_usage - bit) & high != high:  # not within(f_usage + bit, usage)
                         continue
                     rest = usage - bit - f_usage
                     # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
                     rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
                     if not rest_open and not rest_closed:
                         continue
-                    for f_value in f_values:
-                        parent = q_div(value, f_value) if op == TIMES else q_mul(value, f_value)
+                    if op == TIMES and type(value) is int and not rest & self._divide_field:
+                        # Whole terms without a ÷ die: the parents are the whole quotients.
+                        parents = [(value // f, f) for f in f_values if not value % f]
+                    elif op == TIMES:
+                        parents = [(q_div(value, f), f) for f in f_values]
+                    else:
+                        parents = [(q_mul(value, f), f) for f in f_values]
+                    for parent, f_value in parents:
                         if parent in rest_open or parent in rest_closed:
                             b = factor_spelling(self._dice, f_usage, f_value)
                             found.extend(a + (op,) + b for a in self.terms_of(rest, parent))
