@@ -200,6 +200,8 @@ class Terms:
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
         self.whole_only = whole_only = dice.mulops[DIVIDE] < 2
         caps, cap = self._caps, self._cap
+        # The ÷ dice's field of a usage code: a term without them is whole.
+        self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         self.open: dict[int, set[Rational]] = defaultdict(set)
@@ -252,15 +254,16 @@ class Terms:
         for u in self.open.keys() | self.closed.keys():
             values = self.open.get(u, set()) | self.closed.get(u, set())
             bound = (caps.get(u) or cap(u))[0]
-            if whole_only:
+            if not u & self._divide_field:
+                if values and max(values) > bound:  # type: ignore[type-var,operator]
+                    values = {v for v in values if v <= bound}  # type: ignore[operator]
+            elif whole_only:
                 values = {v for v in values if type(v) is int and v <= bound}
             else:
                 values = at_most(values, bound)  # type: ignore[arg-type]
             if values:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
-        # The ÷ dice's field of a usage code: a term without them is whole.
-        self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
     def _cap(self, usage: int) -> tuple[float, float, int]:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
@@ -275,10 +278,13 @@ class Terms:
         """The frontier without the values that no growing can bring within their bound, nor (with fewer than
         two ÷ dice) the fractions that the dice left cannot multiply back to a whole number."""
         kept = {}
-        caps, cap, whole_only = self._caps, self._cap, self.whole_only
+        caps, cap, whole_only, divide_field = self._caps, self._cap, self.whole_only, self._divide_field
         for usage, values in frontier.items():
             _, bound, most = caps.get(usage) or cap(usage)
-            if whole_only:
+            if not usage & divide_field:  # no ÷ die: whole values, often all within their bound
+                if values and max(values) > bound:  # type: ignore[type-var,operator]
+                    values = {v for v in values if v <= bound}  # type: ignore[operator]
+            elif whole_only:
                 values = {
                     v
                     for v in values
