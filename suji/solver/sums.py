@@ -5,10 +5,12 @@
     a hit ──spell_sum──▶ every formula writing it (each spelling of each term, each order the signs allow)
 
 `find_sums` grows multisets of term groups whose dice fit in the roll (group indexes never decrease, so each
-multiset once), keeping the range their sum can take, and drops a branch as soon as no target is in reach, even
-with the most that the dice left can still add or take away (suji.solver.terms.DiceCounts.room). For
-each multiset it loops over the values of all terms but the one with the most values and looks that last one
-up by the value it would need: in the sorted whole values when they are few, else by trying each target.
+multiset once; each node keeps the groups that may still come next), keeping the range their sum can take, and
+drops a branch as soon as no target is in reach, even with the most that the dice left can still add or take
+away (suji.solver.terms.DiceCounts.room). For each multiset it loops over the values of all terms but the one
+with the most values, only those that keep the sum within reach (by bisection in their sorted values), and
+looks that last one up: with whole terms (fewer than two ÷ dice) by the values the targets need, one set test
+for all targets; with fractions in the sorted whole values when they are few, else by trying each target.
 """
 
 from __future__ import annotations

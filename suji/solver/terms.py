@@ -1,14 +1,21 @@
 """Terms: every part of a formula between its + and − signs that a roll's dice can make, grouped by dice and value.
 
+    DiceCounts ──numbers──▶ every number by usage code (a digit at a time) ──factors──▶ with √ and ²
+    factors ──Terms (× ÷ and constants, a factor at a time)──▶ values by usage code ──terms_of──▶ faces
+
 A term is factors ([√] number [²]) joined by × ÷, with ×10/×11/×12 after a factor; it never holds + or −. The
 dice are counted as usage codes (one 5-bit field a distinct face, added up as ints: `DiceCounts`), so "do these
 dice fit in the roll" and "are these dice among those" are an addition and a mask. `Terms` grows every term a
 factor at a time as sets of values per set of dice (terms with the same dice and value are one entry), and
-spells out the faces only for the values asked for (`terms_of`), working backwards from the value.
+spells out the faces only for the values asked for (`terms_of`), working backwards from the value: a factor's
+faces follow from its dice and value (its number's digits, with the √ and ² it uses), so factors are kept as
+values only.
 
 Given the largest target (`terms_for(dice, top)`), terms that can never be in a sum making a target are left
 out as they are grown: `DiceCounts.room` bounds what the dice left beside a term can add, take away or divide
-by, so a value beyond that bound is dropped with every term that would be grown from it.
+by, so a value beyond that bound is dropped with every term that would be grown from it. With fewer than two ÷
+dice only whole terms are summed, and a fraction (7÷2) is grown only while `DiceCounts.multiplier`, the most the
+dice left can still multiply it by, is at least its denominator (7÷2×4).
 
 Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
 for hot loops). A √ of a non-square is irrational and left out (the caller lists every formula for rolls where
@@ -52,7 +59,7 @@ class DiceCounts:
         self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
         self._largest: dict[int, int] = {}
         self._operators_left: dict[int, tuple[bool, bool, bool, int]] = {}
-        # Per usage code: the room's two bounds and the multiplier (`_bounds`), looked up directly in hot loops.
+        # Per usage code: the room's two bounds and the multiplier, each worked out once (`_bounds`).
         self.bounds: dict[int, tuple[int, int, int]] = {}
 
     def fits(self, usage: int) -> bool:
@@ -194,7 +201,7 @@ class Terms:
         # take away when there is a − die (no term is negative). Growing a term never makes it smaller but by
         # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
         self._caps: dict[int, tuple[float, float, int]] = {}
-        self._top, self._minus, self._bounds = top, dice.minus > 0, dice.bounds
+        self._top, self._minus = top, dice.minus > 0
         # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
         # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
@@ -269,7 +276,7 @@ class Terms:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
         largest it can have and still be grown into such a term, the largest number the dice left can still
         multiply it by); no bound on values without a largest target."""
-        most, divisors, multiplier = self._bounds.get(usage) or self._dice._bounds(usage)
+        (most, divisors), multiplier = self._dice.room(usage), self._dice.multiplier(usage)
         final = inf if self._top is None else self._top + (most if self._minus else 0)
         found = self._caps[usage] = (final, final * divisors, multiplier)
         return found
