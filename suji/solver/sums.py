@@ -100,9 +100,6 @@ class _SumSearch:
         self.room = dice.room  # what the dice left beside a multiset's can still add or take away
         self.reach: dict[int, int] = {}  # the room's largest sum by usage code, looked up in the hot loop
         self.groups = term_groups(terms)
-        self._candidates: list[list[tuple[int, int, float, float, TermGroup]] | None] = [None] * len(
-            self.groups
-        )
         # Whole terms only (always, unless two ÷ dice were rolled): the sums are ints and a quicker evaluation
         # looks the last term up by the values it would need.
         self.evaluate = self._evaluate_whole if terms.whole_only else self._evaluate_rational
@@ -292,8 +289,8 @@ class _SumSearch:
                         on_hit([*picked, (s, usage, v), (s_last, u_last, need)], p, q, t)
 
     def _evaluate_rational(self, chosen: list[tuple[int, TermGroup]], p: int, q: int) -> None:
-        """Report every sum of the chosen terms (some fractions) that lands on a target: each value of all terms but the one with
-        the most values, and that last one looked up."""
+        """Report every sum of the chosen terms (some of them fractions) that lands on a target: each value of all
+        terms but the one with the most values, and that last one looked up."""
         last, most = 0, -1
         for k, (_, group) in enumerate(chosen):
             if len(group.values) > most:
