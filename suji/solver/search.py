@@ -118,19 +118,24 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
     """The formulas of which no other formula in the collection (all making one value) is a subsequence.
 
     Comparing with the irreducible shorter ones is enough: a subsequence of a shorter formula is one of the
-    longer one too.
+    longer one too. A subsequence uses fewer of every face, so the shorter ones are kept by their dice (many
+    formulas are the same terms in another order): only those whose dice are among the formula's are read.
     """
-    kept: list[tuple[Faces, int]] = []
+    kept: list[Faces] = []
+    by_dice: dict[int, list[Faces]] = {}
     for f in sorted(set(formulas), key=len):
         code = _dice_code(f)
-        if not any(
-            len(g) < len(f)
-            and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH
-            and is_subsequence(g, f)
-            for g, g_code in kept
-        ):
-            kept.append((f, code))
-    return [f for f, _ in kept]
+        reducible = False
+        for g_code, shorter in by_dice.items():
+            # g_code ≠ code: fewer dice in all (the same dice make a formula of the same length).
+            if g_code != code and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH:
+                if any(is_subsequence(g, f) for g in shorter):
+                    reducible = True
+                    break
+        if not reducible:
+            kept.append(f)
+            by_dice.setdefault(code, []).append(f)
+    return kept
 
 
 def _best(target: int, formulas: list[Faces]) -> Best:

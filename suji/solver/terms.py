@@ -1,14 +1,21 @@
 """Terms: every part of a formula between its + and − signs that a roll's dice can make, grouped by dice and value.
 
+    DiceCounts ──numbers──▶ every number by usage code (a digit at a time) ──factors──▶ with √ and ²
+    factors ──Terms (× ÷ and constants, a factor at a time)──▶ values by usage code ──terms_of──▶ faces
+
 A term is factors ([√] number [²]) joined by × ÷, with ×10/×11/×12 after a factor; it never holds + or −. The
 dice are counted as usage codes (one 5-bit field a distinct face, added up as ints: `DiceCounts`), so "do these
 dice fit in the roll" and "are these dice among those" are an addition and a mask. `Terms` grows every term a
 factor at a time as sets of values per set of dice (terms with the same dice and value are one entry), and
-spells out the faces only for the values asked for (`terms_of`), working backwards from the value.
+spells out the faces only for the values asked for (`terms_of`), working backwards from the value: a factor's
+faces follow from its dice and value (its number's digits, with the √ and ² it uses), so factors are kept as
+values only.
 
 Given the largest target (`terms_for(dice, top)`), terms that can never be in a sum making a target are left
 out as they are grown: `DiceCounts.room` bounds what the dice left beside a term can add, take away or divide
-by, so a value beyond that bound is dropped with every term that would be grown from it.
+by, so a value beyond that bound is dropped with every term that would be grown from it. With fewer than two ÷
+dice only whole terms are summed, and a fraction (7÷2) is grown only while `DiceCounts.multiplier`, the most the
+dice left can still multiply it by, is at least its denominator (7÷2×4).
 
 Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
 for hot loops). A √ of a non-square is irrational and left out (the caller lists every formula for rolls where
@@ -18,7 +25,7 @@ such a term could still add up to a whole target).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from math import isqrt
+from math import gcd, inf, isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
@@ -43,10 +50,17 @@ class DiceCounts:
         counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
         self.bias = sum((15 - c) << (FIELD * i) for i, c in enumerate(counts))
         self.high = sum(16 << (FIELD * i) for i in range(len(faces)))
-        self._fields = [
-            (FIELD * i, face, count) for i, (face, count) in enumerate(zip(faces, counts, strict=True))
+        # The number dice have the low fields: a usage code's number part is `usage & _number_mask`, and the
+        # bounds below are worked out from its number part and its operator part, each kept once (per roll).
+        self._number_mask = (1 << (FIELD * len(self.numbers))) - 1
+        self._number_fields = [
+            (FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int
         ]
-        self._room: dict[int, tuple[int, int]] = {}
+        self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
+        self._largest: dict[int, int] = {}
+        self._operators_left: dict[int, tuple[bool, bool, bool, int]] = {}
+        # Per usage code: the room's two bounds and the multiplier, each worked out once (`_bounds`).
+        self.bounds: dict[int, tuple[int, int, int]] = {}
 
     def fits(self, usage: int) -> bool:
         """Whether a usage code needs no more dice of any face than were rolled."""
@@ -61,66 +75,107 @@ class DiceCounts:
         a·10ⁿ + b), a ² die can at most square it (one ² a factor), a constant die multiplies it by its 10, 11 or
         12, and √ or ÷ only make it smaller. Whole numbers, so the bounds are exact to compare with.
         """
-        found = self._room.get(usage)
+        found = self.bounds.get(usage)
         if found is None:
+            found = self._bounds(usage)
+        return found[0], found[1]
+
+    def multiplier(self, usage: int) -> int:
+        """The largest number the dice left beside `usage` can still multiply a term by (1 when they cannot):
+        factors after × dice (their product is at most the room's largest number, squared with a ² die left)
+        and the constant dice left."""
+        found = self.bounds.get(usage)
+        if found is None:
+            found = self._bounds(usage)
+        return found[2]
+
+    def _bounds(self, usage: int) -> tuple[int, int, int]:
+        # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds`.
+        numbers = usage & self._number_mask
+        largest = self._largest.get(numbers)
+        if largest is None:
             digits: list[int] = []
-            squared = divide = False
+            for shift, digit, count in self._number_fields:
+                digits.extend([digit] * (count - ((usage >> shift) & 31)))
+            digits.sort(reverse=True)
+            largest = self._largest[numbers] = int("".join(map(str, digits))) if digits else 0
+        operators = self._operators_left.get(usage - numbers)
+        if operators is None:
+            squared = divide = times = False
             constants = 1
-            for shift, face, count in self._fields:
+            for shift, face, count in self._operator_fields:
                 left = count - ((usage >> shift) & 31)
                 if not left:
                     continue
-                if type(face) is int:
-                    digits.extend([9 if face == 6 else face] * left)
-                elif face == SQUARE:
+                if face == SQUARE:
                     squared = True
                 elif face == DIVIDE:
                     divide = True
+                elif face == TIMES:
+                    times = True
                 elif face in CONSTANT_FACES:
                     constants *= CONSTANT_FACES[face] ** left
-            digits.sort(reverse=True)
-            largest = int("".join(map(str, digits))) if digits else 0
-            if squared:
-                largest *= largest
-            found = self._room[usage] = (largest * constants, largest if divide and largest else 1)
+            operators = self._operators_left[usage - numbers] = (squared, divide, times, constants)
+        squared, divide, times, constants = operators
+        if squared:
+            largest *= largest
+        found = self.bounds[usage] = (
+            largest * constants,
+            largest if divide and largest else 1,
+            (largest if times and largest else 1) * constants,
+        )
         return found
 
 
-def numbers(dice: DiceCounts) -> list[tuple[int, int, Faces]]:
-    """Every number the number dice can make: (usage, value, faces); a 6 may be read as 9."""
-    found: list[tuple[int, int, Faces]] = []
-    left = dict(dice.numbers)
-
-    def grow(value: int, usage: int, faces: Faces) -> None:
-        for die, count in left.items():
-            if not count:
-                continue
-            left[die] = count - 1
-            for digit in face_readings(die):
-                found.append((usage + dice.bit[die], value * 10 + digit, faces + (digit,)))
-                grow(value * 10 + digit, usage + dice.bit[die], faces + (digit,))
-            left[die] = count
-
-    grow(0, 0, ())
+def numbers(dice: DiceCounts) -> dict[int, set[int]]:
+    """Every number the number dice can make, by usage code; a 6 may be read as 9. A number's faces are its
+    digits, so only values are kept."""
+    dies = [(dice.bit[face], face_readings(face)) for face in dice.numbers]
+    bias, high = dice.bias, dice.high
+    found: dict[int, set[int]] = {}
+    # A digit at a time: the numbers of k + 1 dice are those of k dice with one more die's digit after them.
+    level: dict[int, set[int]] = {0: {0}}
+    while level:
+        grown: dict[int, set[int]] = defaultdict(set)
+        for usage, values in level.items():
+            for bit, readings in dies:
+                if not (usage + bit + bias) & high:
+                    grown[usage + bit] |= {v * 10 + d for v in values for d in readings}
+        found.update(grown)
+        level = grown
     return found
 
 
-def factors(dice: DiceCounts) -> dict[int, list[tuple[int, Faces]]]:
-    """Every factor ([√] number [²]) with a rational value, grouped by usage code."""
-    groups: dict[int, list[tuple[int, Faces]]] = defaultdict(list)
-    square = dice.bit.get(SQUARE) if dice.mulops[SQUARE] else None
-    root = dice.bit.get(ROOT) if dice.mulops[ROOT] else None
-    for usage, n, faces in numbers(dice):
-        groups[usage].append((n, faces))
+def factors(dice: DiceCounts) -> dict[int, set[int]]:
+    """Every factor ([√] number [²]) with a rational value, grouped by usage code: the values. A factor's faces
+    follow from its dice and value (`factor_spelling`)."""
+    plain = numbers(dice)
+    groups = dict(plain)
+    square = dice.bit[SQUARE] if dice.mulops[SQUARE] else 0
+    root = dice.bit[ROOT] if dice.mulops[ROOT] else 0
+    for usage, values in plain.items():
         if square:
-            groups[usage + square].append((n * n, faces + (SQUARE,)))
+            groups[usage + square] = {n * n for n in values}
         if root:
-            r = isqrt(n)
-            if r * r == n:
-                groups[usage + root].append((r, (ROOT,) + faces))
+            roots = {r for r in map(isqrt, values) if r * r in values}
+            if roots:
+                groups[usage + root] = roots
             if square and dice.fits(usage + root + square):
-                groups[usage + root + square].append((n, (ROOT,) + faces + (SQUARE,)))
+                groups[usage + root + square] = set(values)  # √n² is n
     return groups
+
+
+def factor_spelling(dice: DiceCounts, usage: int, value: int) -> Faces:
+    """The faces of the one factor with these dice and value: its number's digits, with the √ and ² it uses."""
+    square = dice.mulops[SQUARE] and usage & (31 * dice.bit[SQUARE])
+    root = dice.mulops[ROOT] and usage & (31 * dice.bit[ROOT])
+    if root and square:
+        return (ROOT, *map(int, str(value)), SQUARE)
+    if square:
+        return (*map(int, str(isqrt(value))), SQUARE)
+    if root:
+        return (ROOT, *map(int, str(value * value)))
+    return tuple(map(int, str(value)))
 
 
 class Terms:
@@ -133,32 +188,35 @@ class Terms:
 
     def __init__(self, dice: DiceCounts, top: int | None = None) -> None:
         bias, high = dice.bias, dice.high
-        self.bias, self.high = bias, high
-        # The factors ([√] number [²]) by their dice: their values now, their faces by value only when a term
-        # with those dice is spelled out (`factor_faces`).
-        self._factor_lists = {u: group for u, group in factors(dice).items() if not (u + bias) & high}
-        self._factor_faces: dict[int, dict[int, list[Faces]]] = {}
-        factor_groups = [(u, {value for value, _ in group}) for u, group in self._factor_lists.items()]
+        self.bias, self.high, self._dice = bias, high, dice
+        # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
+        self._factors = {u: values for u, values in factors(dice).items() if not (u + bias) & high}
+        factor_groups = list(self._factors.items())
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
+        # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
+        factor_part = sum(31 * dice.bit[f] for f in dice.bit if type(f) is int or f in (SQUARE, ROOT))
         # With the largest target `top`, a term can only matter up to a bound: top, plus what the dice left can
         # take away when there is a − die (no term is negative). Growing a term never makes it smaller but by
         # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
-        self._limits: dict[int, tuple[int, int]] = {}
-        self._top, self._minus, self._room = top, dice.minus > 0, dice.room
+        self._caps: dict[int, tuple[float, float, int]] = {}
+        self._top, self._minus = top, dice.minus > 0
+        # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
+        # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
+        # denominator is beyond what the dice left can still multiply it by is never made or grown.
+        self.whole_only = whole_only = dice.mulops[DIVIDE] < 2
+        caps, cap = self._caps, self._cap
+        # The ÷ dice's field of a usage code: a term without them is whole.
+        self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         self.open: dict[int, set[Rational]] = defaultdict(set)
         self.closed: dict[int, set[Rational]] = defaultdict(set)
-        frontier_open = {u: set(values) for u, values in factor_groups}
+        frontier_open: dict[int, set[Rational]] = dict(self._factors)  # type: ignore[arg-type]
         frontier_closed: dict[int, set[Rational]] = {}
         while frontier_open or frontier_closed:
-            if top is not None:
-                frontier_open, frontier_closed = (
-                    self._growable(frontier_open),
-                    self._growable(frontier_closed),
-                )
+            frontier_open, frontier_closed = self._growable(frontier_open), self._growable(frontier_closed)
             grown_open: dict[int, set[Rational]] = defaultdict(set)
             grown_closed: dict[int, set[Rational]] = defaultdict(set)
             for usage, values in frontier_open.items():
@@ -170,62 +228,80 @@ class Terms:
                 self.closed[usage] |= values
             for frontier in (frontier_open, frontier_closed):
                 for usage, values in frontier.items():
+                    whole = fractions = None
                     for op, bit in self.mulops:
                         with_op = usage + bit
                         if (with_op + bias) & high:
                             continue
-                        groups = fitting.get(with_op)
+                        groups = fitting.get(with_op & factor_part)
                         if groups is None:
-                            groups = fitting[with_op] = [
-                                (with_op + u, fv)
-                                for u, fv in factor_groups
-                                if not (with_op + u + bias) & high
+                            key = with_op & factor_part
+                            groups = fitting[key] = [
+                                (u, fv) for u, fv in factor_groups if not (key + u + bias) & high
                             ]
-                        for joined, f_values in groups:
-                            grow = multiply_all if op == TIMES else divide_all
-                            grow(values, f_values, grown_open[joined])
+                        if whole is None:
+                            whole = [v for v in values if type(v) is int]
+                            fractions = (
+                                [v for v in values if type(v) is not int] if len(whole) < len(values) else []
+                            )
+                        for u, f_values in groups:
+                            joined = with_op + u
+                            into = grown_open[joined]
+                            if op == TIMES:
+                                into |= {v * f for v in whole for f in f_values}
+                                if fractions:
+                                    multiply_all(fractions, f_values, into)
+                            elif whole_only:  # the one ÷ die: values are whole here
+                                _divide_whole(whole, f_values, into, (caps.get(joined) or cap(joined))[2])
+                            else:
+                                divide_all(values, f_values, into)
             frontier_open, frontier_closed = grown_open, grown_closed
-        # The terms a sum may use. Only ÷ makes a term a fraction, and a sum of whole numbers and a single
-        # fraction is never whole: with fewer than two ÷ dice, fractional terms never make a target.
-        whole_only = dice.mulops[DIVIDE] < 2
+        # The terms a sum may use (with fewer than two ÷ dice, whole ones only).
         self.by_usage: dict[int, set[Rational]] = {}
-        for u in set(self.open) | set(self.closed):
+        for u in self.open.keys() | self.closed.keys():
             values = self.open.get(u, set()) | self.closed.get(u, set())
-            if whole_only:
-                values = {v for v in values if type(v) is int}
-            if top is not None:
-                values = at_most(values, self.limits(u)[0])
+            bound = (caps.get(u) or cap(u))[0]
+            if not u & self._divide_field:
+                if values and max(values) > bound:  # type: ignore[type-var,operator]
+                    values = {v for v in values if v <= bound}  # type: ignore[operator]
+            elif whole_only:
+                values = {v for v in values if type(v) is int and v <= bound}
+            else:
+                values = at_most(values, bound)  # type: ignore[arg-type]
             if values:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
 
-    def limits(self, usage: int) -> tuple[int, int]:
+    def _cap(self, usage: int) -> tuple[float, float, int]:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
-        largest it can have and still be grown into such a term.)"""
-        found = self._limits.get(usage)
-        if found is None:
-            most, divisors = self._room(usage)
-            final = self._top + (most if self._minus else 0)  # type: ignore[operator]
-            found = self._limits[usage] = (final, final * divisors)
+        largest it can have and still be grown into such a term, the largest number the dice left can still
+        multiply it by); no bound on values without a largest target."""
+        (most, divisors), multiplier = self._dice.room(usage), self._dice.multiplier(usage)
+        final = inf if self._top is None else self._top + (most if self._minus else 0)
+        found = self._caps[usage] = (final, final * divisors, multiplier)
         return found
 
     def _growable(self, frontier: dict[int, set[Rational]]) -> dict[int, set[Rational]]:
-        """The frontier without the values that no growing can bring within their bound."""
+        """The frontier without the values that no growing can bring within their bound, nor (with fewer than
+        two ÷ dice) the fractions that the dice left cannot multiply back to a whole number."""
         kept = {}
+        caps, cap, whole_only, divide_field = self._caps, self._cap, self.whole_only, self._divide_field
         for usage, values in frontier.items():
-            values = at_most(values, self.limits(usage)[1])
+            _, bound, most = caps.get(usage) or cap(usage)
+            if not usage & divide_field:  # no ÷ die: whole values, often all within their bound
+                if values and max(values) > bound:  # type: ignore[type-var,operator]
+                    values = {v for v in values if v <= bound}  # type: ignore[operator]
+            elif whole_only:
+                values = {
+                    v
+                    for v in values
+                    if (v <= bound if type(v) is int else v[1] <= most and v[0] <= bound * v[1])  # type: ignore[operator,index]
+                }
+            else:
+                values = at_most(values, bound)  # type: ignore[arg-type]
             if values:
                 kept[usage] = values
         return kept
-
-    def factor_faces(self, usage: int) -> dict[int, list[Faces]]:
-        """The factors with these dice, by value: each value's faces."""
-        found = self._factor_faces.get(usage)
-        if found is None:
-            found = self._factor_faces[usage] = defaultdict(list)
-            for value, faces in self._factor_lists.get(usage, ()):
-                found[value].append(faces)
-        return found
 
     def _spell(self, usage: int, value: Rational, is_open: bool) -> list[Faces]:
         """Every term with these dice and value that ends with a factor (open) or a constant die (closed)."""
@@ -235,22 +311,29 @@ class Terms:
             return found
         found = []
         if is_open:
-            if usage in self._factor_lists:
-                found.extend(self.factor_faces(usage).get(value, ()))
+            if value in self._factors.get(usage, ()):
+                found.append(factor_spelling(self._dice, usage, value))  # type: ignore[arg-type]
+            high = self.high
             for op, bit in self.mulops:
-                for f_usage in self._factor_lists:
-                    if not self.within(f_usage + bit, usage):
+                for f_usage, f_values in self._factors.items():
+                    if ((usage | high) - f_usage - bit) & high != high:  # not within(f_usage + bit, usage)
                         continue
-                    by_value = self.factor_faces(f_usage)
                     rest = usage - bit - f_usage
                     # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
                     rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
                     if not rest_open and not rest_closed:
                         continue
-                    for f_value, f_faces in by_value.items():
-                        parent = q_div(value, f_value) if op == TIMES else q_mul(value, f_value)
+                    if op == TIMES and type(value) is int and not rest & self._divide_field:
+                        # Whole terms without a ÷ die: the parents are the whole quotients.
+                        parents = [(value // f, f) for f in f_values if not value % f]
+                    elif op == TIMES:
+                        parents = [(q_div(value, f), f) for f in f_values]
+                    else:
+                        parents = [(q_mul(value, f), f) for f in f_values]
+                    for parent, f_value in parents:
                         if parent in rest_open or parent in rest_closed:
-                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent) for b in f_faces)
+                            b = factor_spelling(self._dice, f_usage, f_value)
+                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent))
         else:
             for face, k, bit in self.consts:
                 rest = usage - bit
@@ -274,6 +357,22 @@ class Terms:
         if value in self.closed.get(usage, ()):
             found.extend(self._spell(usage, value, False))
         return found
+
+
+def _divide_whole(values: set[int], divisors: set[int], into: set[Rational], most: int) -> None:
+    """Add v ÷ f to `into` for every whole value and divisor, leaving out the fractions whose denominator is
+    beyond `most` (what the dice left can still multiply by: 1 keeps whole quotients only)."""
+    if most == 1:
+        into.update({v // f for v in values for f in divisors if not v % f})
+        return
+    for f in divisors:
+        for v in values:
+            if not v % f:
+                into.add(v // f)
+            else:
+                g = gcd(v, f)
+                if f // g <= most:
+                    into.add((v // g, f // g))
 
 
 _TERMS = LruDict("solver_terms")  # DiceCounts key → Terms

@@ -1,4 +1,5 @@
-"""DiceCounts.room, the bound the solver prunes with, against every formula the brute-force listing finds."""
+"""DiceCounts.room and .multiplier, the bounds the solver prunes with, against every formula the brute-force listing
+finds."""
 
 from __future__ import annotations
 
@@ -47,3 +48,32 @@ def test_room_reads_a_six_as_nine_and_counts_only_the_dice_left():
     dice = DiceCounts(roll, None)
     assert dice.room(0) == (921 * 921, 1)  # the 6 read as 9, the digits falling: 921, and the ² squares it
     assert dice.room(dice.bit[6] + dice.bit["²"]) == (21, 1)  # the 1 and 2 left: 21 at most
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_multiplier_bounds_what_the_dice_can_multiply_a_term_by(seed):
+    # A term grown by these dice is the term × factors × constants: the listing's formulas that start with a
+    # lone 1 (an extra die standing for the term) followed by × ² √ and constant dice only, read off their value.
+    rng = random.Random(f"multiplier:{seed}")
+    numbers = [rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rng.randint(1, 3))]
+    operators = [
+        rng.choice(["*", "*", "^2", "sqrt", "x10", "x11", "x12", "+", "/"]) for _ in range(rng.randint(1, 4))
+    ]
+    most = DiceCounts(Roll.of(number_dice=numbers, operator_dice=operators, target=1), None).multiplier(0)
+    grown = Roll.of(number_dice=[1, *numbers], operator_dice=operators, target=1)
+    products = [
+        magnitude(f)
+        for f in all_formulas(grown, frozenset({"×", "²", "√", "×10", "×11", "×12"}))
+        if f[0] == 1 and (len(f) == 1 or type(f[1]) is str)
+    ]
+    assert max(products) <= most * (1 + 1e-12)
+    if "*" not in operators and not any(c in operators for c in ("x10", "x11", "x12")):
+        assert most == 1
+
+
+def test_multiplier_counts_the_times_and_constant_dice_left():
+    roll = Roll.of(number_dice=[6, 1], operator_dice=["×", "×11"], target=1)
+    dice = DiceCounts(roll, None)
+    assert dice.multiplier(0) == 91 * 11  # the 6 read as 9: 91 at most after the × die, then the ×11
+    assert dice.multiplier(dice.bit["×"]) == 11  # no × die left: only the constant
+    assert dice.multiplier(dice.bit["×"] + dice.bit["×11"]) == 1
