@@ -288,3 +288,37 @@ http {{
                              capture_output=True, text=True)  # fmt: skip
     assert checked.returncode == 0, checked.stderr
     assert "syntax is ok" in checked.stderr
+
+
+@pytest.mark.parametrize(("trusted", "seen"), [("1", "203.0.113.7"), ("0", "127.0.0.1")])
+def test_gunicorn_with_the_sample_settings_passes_a_trusted_proxys_client_address_on(tmp_path, trusted, seen):
+    """Behind nginx under gunicorn (deploy/gunicorn.conf.py, SUJI_TRUSTED_PROXIES=1) the app sees the address nginx
+    sends in X-Forwarded-For, as under `suji serve` (test_deployment); trusting no proxy, the connection's."""
+    pytest.importorskip("gunicorn", reason="the `deploy` extra (gunicorn) is not installed")
+    import http.client
+
+    # The app as deploy/ serves it (suji.web.wsgi), with one more route that answers the address it sees.
+    (tmp_path / "address_app.py").write_text(
+        "from flask import request\n"
+        "from suji.web.wsgi import app\n"
+        "app.add_url_rule('/test-address', 'test_address', lambda: request.remote_addr or '')\n"
+    )
+    port = free_port()
+    env = {**os.environ, "SUJI_SECRET_KEY": secrets.token_hex(32), "SUJI_TRUSTED_PROXIES": trusted,
+           "SUJI_ODDS_BUILD": "0", "SUJI_INSTANCE_PATH": str(tmp_path / "instance")}  # fmt: skip
+    env.pop("SUJI_DATABASE_URL", None)  # the instance folder's SQLite
+    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "--pythonpath", str(tmp_path),
+               "-b", f"{HOST}:{port}", "-w", "1", "address_app:app"]  # fmt: skip
+    log = open(tmp_path / "gunicorn.log", "wb")  # noqa: SIM115 - the server's, closed below
+    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        wait_for_port(port, process)
+        connection = http.client.HTTPConnection(HOST, port, timeout=60)
+        connection.request("GET", "/test-address", headers={"X-Forwarded-For": "203.0.113.7"})
+        response = connection.getresponse()
+        assert (response.status, response.read().decode()) == (200, seen)
+        connection.close()
+    finally:
+        stop([(process, port, "gunicorn")])
+        log.close()
+    assert "Traceback" not in (tmp_path / "gunicorn.log").read_text(errors="replace")
