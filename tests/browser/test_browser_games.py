@@ -8,6 +8,7 @@ good answer, as a player would by thinking.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from browser_support import require_chromium, served_app, shot
@@ -211,6 +212,10 @@ def test_giving_up_asks_first(served, browser):
     page, errors = new_page(browser, 360, "en-US")
     page.goto(f"{base}/games/")
     page.click("#start-solo")
+    # The game's page is parsed before its deferred script asks first: wait for that script, or on a busy machine
+    # the click can land before it and give the target up unasked.
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_load_state("load")
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.click("#give-up")
