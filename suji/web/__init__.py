@@ -8,10 +8,14 @@ Run it with `suji serve` (waitress) or any WSGI server: `gunicorn -c deploy/guni
 from __future__ import annotations
 
 import importlib
+import inspect
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from suji.core.caching import Fresh
 from suji.core.resources import resource_dir
@@ -30,11 +34,51 @@ CONTENT_SECURITY_POLICY = (
 MAX_CONTENT_LENGTH = 64 * 1024
 
 
+COMPACT = {"separators": (",", ":")}  # what Flask asks of every JSON answer outside debug mode
+
+
+class JsonProvider(DefaultJSONProvider):
+    """Flask's JSON, text as it is (no \\u escapes) and keys in the order given, with one compact encoder."""
+
+    ensure_ascii = False
+    sort_keys = False  # keys in the order `suji check --json` prints
+
+    def __init__(self, app: Flask) -> None:
+        super().__init__(app)
+        # json.dumps builds a new encoder for every call whose options are not its defaults; an encoder keeps
+        # nothing from one call to the next, so one serves every answer of every thread.
+        self._compact = json.JSONEncoder(
+            ensure_ascii=False, sort_keys=False, separators=(",", ":"), default=self.default
+        )
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs == COMPACT and self.ensure_ascii is False and self.sort_keys is False:
+            return self._compact.encode(obj)
+        return super().dumps(obj, **kwargs)
+
+
+class App(Flask):
+    """Flask, asking whether a hook or a view is a coroutine function the cheap way first; suji's JSON."""
+
+    json_provider_class = JsonProvider
+
+    def ensure_sync(self, func: Callable) -> Callable:
+        # Flask asks inspect for every hook and view of every request (eight times for /api/check), and
+        # inspect unwraps and type-checks each time. A function or bound method whose code has no coroutine
+        # flag (and no marker saying it is one anyway) is synchronous: it is used as it is. Anything else goes
+        # to Flask.
+        code = getattr(func, "__code__", None)
+        if code is not None and not code.co_flags & inspect.CO_COROUTINE:
+            if not hasattr(func, "_is_coroutine_marker"):
+                return func
+        return super().ensure_sync(func)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build and configure the app; `test_config` overrides the configuration (tests)."""
     settings = Settings.from_environ()
     startup.check_settings(settings)  # a setting that cannot be read stops here, with a message naming it
-    app = Flask(
+    app = App(
         __name__,
         instance_relative_config=True,
         instance_path=settings.instance_path,
@@ -57,8 +101,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     settings = settings.with_config(app.config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     web_settings.init_app(app, settings)
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keys in the order `suji check --json` prints
     app.request_class = Request  # Flask's, its cookies parsed once per Cookie header (suji.web.signing)
     app.session_interface = SessionInterface()  # Flask's signed cookie, each signature checked once
 
@@ -141,6 +183,8 @@ SECURITY_HEADER_NAMES = frozenset(name.lower() for name, _ in SECURITY_HEADERS)
 # Pages follow the language cookie or Accept-Language.
 VARY = ("Cookie", "Accept-Language")
 VARY_TEXT = ", ".join(VARY)
+SECURITY_AND_VARY = (*SECURITY_HEADERS, ("Vary", VARY_TEXT))
+SECURITY_AND_VARY_NAMES = SECURITY_HEADER_NAMES | {"vary"}
 
 
 def _security_headers(response):  # type: ignore[no-untyped-def]
@@ -148,7 +192,10 @@ def _security_headers(response):  # type: ignore[no-untyped-def]
     # One look at the names already there: `name in headers` raises and catches a KeyError (an HTTP exception in
     # werkzeug) for every absent name, which cost more than the rest of this hook.
     present = {name.lower() for name, _ in headers}
-    if present.isdisjoint(SECURITY_HEADER_NAMES):  # the usual case: added in one go
+    if present.isdisjoint(SECURITY_AND_VARY_NAMES):  # the usual case (a JSON answer, a page): added in one go
+        headers.extend(SECURITY_AND_VARY)
+        return response
+    if present.isdisjoint(SECURITY_HEADER_NAMES):
         headers.extend(SECURITY_HEADERS)
     else:
         for name, value in SECURITY_HEADERS:
@@ -156,6 +203,6 @@ def _security_headers(response):  # type: ignore[no-untyped-def]
     if "vary" in present:
         for name in VARY:
             response.vary.add(name)
-    else:  # the usual case, set in one go: parsing the header set costs more than the rest of this hook
+    else:  # set in one go: parsing the header set costs more than the rest of this hook
         headers["Vary"] = VARY_TEXT
     return response

@@ -142,36 +142,50 @@ class CsrfProtect(CSRFProtect):
     """
 
     def _get_csrf_token(self) -> str | None:
-        if request.mimetype in FORM_TYPES:
+        # Each look through a proxy (request, current_app, session) costs about as much as the test it serves.
+        req = request._get_current_object()
+        if req.mimetype in FORM_TYPES:
             return super()._get_csrf_token()
         # A JSON body has no form fields: look at the headers only, without reading the body as a form.
         for header_name in current_app.config["WTF_CSRF_HEADERS"]:
-            token = request.headers.get(header_name)
+            token = req.headers.get(header_name)
             if token:
                 return token
         return None
 
+    def _is_exempt(self) -> bool:
+        # Flask-WTF's rule (an exempt blueprint, or an exempt view by its module and name), proxies looked up once.
+        req = request._get_current_object()
+        app = current_app._get_current_object()
+        if self._exempt_blueprints and app.blueprints.get(req.blueprint) in self._exempt_blueprints:
+            return True
+        view = app.view_functions.get(req.endpoint)
+        return view is not None and f"{view.__module__}.{view.__name__}" in self._exempt_views
+
     def protect(self, apply_exemptions: bool = False) -> None:
-        if apply_exemptions and (not request.endpoint or self._is_exempt()):
+        req = request._get_current_object()
+        if apply_exemptions and (not req.endpoint or self._is_exempt()):
             return
-        config = current_app.config
-        if request.method not in config["WTF_CSRF_METHODS"]:
+        app = current_app._get_current_object()
+        config = app.config
+        if req.method not in config["WTF_CSRF_METHODS"]:
             return
-        problem = _token_problem(self._get_csrf_token(), config)
+        token = self._get_csrf_token()
+        problem = _token_problem(token, config, app.secret_key, session._get_current_object())
         if problem:
             logger.info(problem)
             self._error_response(problem)
-        if request.is_secure and config["WTF_CSRF_SSL_STRICT"]:
-            if not request.referrer:
+        if req.is_secure and config["WTF_CSRF_SSL_STRICT"]:
+            if not req.referrer:
                 self._error_response("The referrer header is missing.")
-            if not same_origin(request.referrer, f"https://{request.host}/"):
+            if not same_origin(req.referrer, f"https://{req.host}/"):
                 self._error_response("The referrer does not match the host.")
         g.csrf_valid = True
 
 
-def _token_problem(token: str | None, config: Any) -> str | None:
+def _token_problem(token: str | None, config: Any, app_secret_key: Any, session: Any) -> str | None:
     """Why the token does not protect this request (Flask-WTF's wording), or None when it does."""
-    secret_key = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    secret_key = config.get("WTF_CSRF_SECRET_KEY") or app_secret_key
     field_name = config.get("WTF_CSRF_FIELD_NAME") or "csrf_token"
     time_limit = config.get("WTF_CSRF_TIME_LIMIT", 3600)
     if not token:
