@@ -17,12 +17,13 @@ def select_locale() -> str:
     """Flask-Babel's locale selector: the language of the current request ("ja" or "en")."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    cookies = request.cookies
+    req = request._get_current_object()  # looked up once: each look through the proxy costs a little
+    cookies = req.cookies
     if (
         LANG_COOKIE in cookies and cookies[LANG_COOKIE] in LANGUAGES
     ):  # (`get` raises inside when it is missing)
         return cookies[LANG_COOKIE]
-    return _language_for(request.headers.get("Accept-Language", ""))
+    return _language_for(req.environ.get("HTTP_ACCEPT_LANGUAGE", ""))
 
 
 @bounded("accept_language")

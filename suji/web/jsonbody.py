@@ -16,13 +16,14 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 def json_body() -> Any | None:
     """The request's JSON, or None when it is missing, malformed, nested absurdly deep, or holds text that is
     not valid Unicode (a lone surrogate such as "\\ud800", which JSON allows but UTF-8 cannot carry back)."""
-    if not request.is_json:
+    req = request._get_current_object()  # looked up once: each look through the proxy costs a little
+    if not req.is_json:
         return None
     try:
-        data = request.get_json(silent=True)
+        data = req.get_json(silent=True)
     except RecursionError:  # the JSON parser gives up on thousands of nested brackets this way
         return None
-    return data if _surely_plain(request.get_data(cache=True)) or _plain(data, 0) else None
+    return data if _surely_plain(req.get_data(cache=True)) or _plain(data, 0) else None
 
 
 def _surely_plain(raw: bytes) -> bool:
