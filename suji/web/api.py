@@ -59,6 +59,10 @@ MESSAGES = {
 }
 
 
+# What a die is sent as: a digit or an operator's name (not True or False, though bool is an int in Python).
+DIE_TYPES = (int, str)
+
+
 class ApiError(SujiError):
     """A malformed request: answered with status 400 and its message in the request's language."""
 
@@ -101,7 +105,7 @@ class Request:
         if len(value) > limit:
             raise self.error("too_many_dice", field=field, limit=limit)
         # Dice are digits or operator names; anything else is reported as an unknown die by Roll.
-        return [v if isinstance(v, int | str) and not isinstance(v, bool) else repr(v)[:20] for v in value]
+        return [v if type(v) in DIE_TYPES else repr(v)[:20] for v in value]
 
     def count(self, field: str, limit: int) -> int:
         value = self.data.get(field, 0)
