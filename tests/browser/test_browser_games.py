@@ -222,3 +222,44 @@ def test_giving_up_asks_first(served, browser):
     sync_api.expect(page.locator("#answer")).to_be_visible()
     assert asked == ["Give up this target? It scores 0 points."]
     assert hand_now(app, game_id_of(page)).status == games.OPEN
+
+
+def test_giving_up_with_yes_gives_the_target_up(served, browser):
+    app, base = served
+    page, errors = new_page(browser, 360, "en-US")
+    page.goto(f"{base}/games/")
+    page.click("#start-solo")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_load_state("load")
+    game_id = game_id_of(page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#give-up")
+    page.wait_for_load_state("load")
+    sync_api.expect(page.locator("#give-up")).to_have_count(0)  # the result, not a question
+    sync_api.expect(page.locator("#confirm-give-up")).to_have_count(0)  # asked once, by the script only
+    assert hand_now(app, game_id).status == games.GAVE_UP
+    assert errors == []
+
+
+def test_a_give_up_sent_before_the_script_asks_on_the_page(served, browser):
+    """Without the script (a slow phone's tap before it loaded), the page itself asks, and "no" changes nothing."""
+    app, base = served
+    context = browser.new_context(viewport={"width": 360, "height": 900}, locale="ja-JP", java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/games/")
+    page.click("#start-solo")
+    game_id = game_id_of(page)
+    page.click("#give-up")
+    box = page.locator("#confirm-give-up")
+    sync_api.expect(box).to_be_visible()
+    sync_api.expect(box).to_contain_text("このお題をあきらめますか")
+    shot(page, "games-give-up-asked-ja-360")
+    assert hand_now(app, game_id).status == games.OPEN
+    page.click("#keep-playing")
+    sync_api.expect(page.locator("#confirm-give-up")).to_have_count(0)
+    assert hand_now(app, game_id).status == games.OPEN
+    page.click("#give-up")
+    page.click("#give-up-sure")
+    sync_api.expect(page.locator("#give-up")).to_have_count(0)
+    assert hand_now(app, game_id).status == games.GAVE_UP
+    context.close()

@@ -171,7 +171,7 @@ def play_daily(device) -> None:
     html = device.get("/games/daily").get_data(as_text=True)
     form = re.search(r'action="/games/daily/giveup"[^>]*>(.*?)</form>', html, re.S).group(1)
     fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
-    response = device.post("/games/daily/giveup", data=fields)
+    response = device.post("/games/daily/giveup", data={**fields, "sure": "give-up"})
     assert response.status_code == 303
     device.get(response.location)  # the browser shows the day's result: the answer counts for the class there
 

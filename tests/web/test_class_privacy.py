@@ -126,7 +126,7 @@ def plant(app) -> dict:
         from suji.web.games.common import today
 
         day = today().isoformat()
-    hana.post("/games/daily/giveup", data={"day": day, "step": "0"})
+    hana.post("/games/daily/giveup", data={"day": day, "step": "0", "sure": "give-up"})
     hana.get("/games/daily")
     # the other class, its teacher and one of its pupils
     teacher_b = app.test_client()
@@ -134,7 +134,7 @@ def plant(app) -> dict:
     class_b = make_class(teacher_b, "4-3", "1 Sora\n2 Ren", leaderboard="shown")
     set_homework(teacher_b, class_b, title="Bsheet", count="1", due_at=local(now + timedelta(days=3)))
     pupil_b = pupil_client(app, print_cards(teacher_b, class_b)["Sora"])
-    pupil_b.post("/games/daily/giveup", data={"day": day, "step": "0"})
+    pupil_b.post("/games/daily/giveup", data={"day": day, "step": "0", "sure": "give-up"})
     visitor = app.test_client()
     visitor.set_cookie("suji_lang", "en")
     with app.app_context():

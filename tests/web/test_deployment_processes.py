@@ -172,7 +172,7 @@ def test_a_class_a_game_and_the_daily_puzzle_with_every_request_on_another_proce
         if formula:
             player.post(f"{game}/answer", {**hidden_fields(html, f"{game}/answer"), "formula": formula})
         else:  # a roll that makes no target (random: about one solo game in four here): the hand is given up
-            player.post(f"{game}/giveup", hidden_fields(html, f"{game}/giveup"))
+            player.post(f"{game}/giveup", {**hidden_fields(html, f"{game}/giveup"), "sure": "give-up"})
         player.page(game)
 
         # ---- the daily puzzle: a nickname, the day's roll answered, the leaderboard ----

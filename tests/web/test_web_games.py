@@ -23,6 +23,7 @@ from suji.web.games import common as games_common
 from suji.web.models import Answer, DailyEntry, Game, Player
 
 DAY = date(2025, 5, 5)
+SURE = {"sure": "give-up"}  # the yes that the page's script (or its box) adds to a give-up
 
 
 @pytest.fixture(autouse=True)
@@ -119,7 +120,7 @@ def test_a_solo_game_from_start_to_finish(app, client):
             )
             assert stored.points == stored.best_points  # the solver's formula is a best one
         else:
-            html = post(client, f"/games/{game_id}/giveup", form)
+            html = post(client, f"/games/{game_id}/giveup", {**form, **SURE})
             stored = hand_of(app, game_id)
             assert stored.status == games.GAVE_UP and stored.score == 0
         expected_total += stored.score
@@ -248,11 +249,44 @@ def test_another_players_game_is_not_found(app, client):
     assert hand_of(app, game_id).rerolled == 0
 
 
+def test_a_give_up_without_the_players_yes_asks_on_the_page_first(app, client):
+    # A tap on "Give up" before the page's script has loaded sends the form without the script's question.
+    game_id = start_solo(client, 1)
+    html = page(client, f"/games/{game_id}", "ja")
+    form = fields(html, f"/games/{game_id}/giveup")
+    response = client.post(f"/games/{game_id}/giveup", data=form)
+    assert response.status_code == 303 and "give_up=ask" in response.headers["Location"]
+    assert hand_of(app, game_id).is_open  # nothing given up yet
+    asked = page(client, response.headers["Location"], "ja")
+    box = re.search(r'<div class="confirm-answer" id="confirm-give-up".*?</div>', asked, re.S)
+    assert box and "このお題をあきらめますか" in box.group(0)
+    assert 'form="give-up-form" name="sure" value="give-up"' in box.group(0)
+    assert f'href="/games/{game_id}" id="keep-playing"' in box.group(0)  # "no": the page as it was
+    assert 'id="confirm-give-up"' not in page(client, f"/games/{game_id}", "ja")  # asked only when sent back
+    html = post(client, f"/games/{game_id}/giveup", {**fields(asked, f"/games/{game_id}/giveup"), **SURE})
+    assert hand_of(app, game_id).status == games.GAVE_UP
+    assert 'id="confirm-give-up"' not in page(client, f"/games/{game_id}?give_up=ask")  # nothing open to give up
+
+
+def test_a_daily_give_up_without_the_players_yes_asks_first(app, client):
+    html = page(client, "/games/daily")
+    response = client.post("/games/daily/giveup", data=daily_form(html, "/games/daily/giveup"))
+    assert response.status_code == 303 and "give_up=ask" in response.headers["Location"]
+    asked = page(client, response.headers["Location"])
+    assert 'id="confirm-give-up"' in asked and "Give up this target? It scores 0 points." in asked
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(DailyEntry).where(
+            DailyEntry.status != games.OPEN)) == 0  # fmt: skip
+    post(client, "/games/daily/giveup", {**daily_form(asked, "/games/daily/giveup"), **SURE})
+    with app.app_context():
+        assert db.session.scalars(select(DailyEntry)).one().status == games.GAVE_UP
+
+
 def test_a_finished_game_takes_no_more_moves(app, client):
     game_id = start_solo(client, 1)
     html = page(client, f"/games/{game_id}")
     form = fields(html, f"/games/{game_id}/answer")
-    html = post(client, f"/games/{game_id}/giveup", form)
+    html = post(client, f"/games/{game_id}/giveup", {**form, **SURE})
     assert "Game over" in html
     for action, extra in (
         ("reroll", {"die": "n0"}),
@@ -318,7 +352,7 @@ def test_pass_and_play_two_players_two_rounds(app, client):
         if formula:
             html = post(client, f"/games/{game_id}/answer", {**form, "formula": formula})
         else:
-            html = post(client, f"/games/{game_id}/giveup", form)
+            html = post(client, f"/games/{game_id}/giveup", {**form, **SURE})
         assert answer.seat == seat
         if turn == 0:
             assert "Pass the device to Ben" in html
@@ -344,7 +378,7 @@ def test_pass_and_play_tie(app, client):
     game_id = start_party(client, ["Aki", "Ben", "Chie"], rounds=1)
     html = page(client, f"/games/{game_id}")
     for seat in range(3):
-        html = post(client, f"/games/{game_id}/giveup", fields(html, f"/games/{game_id}/answer"))
+        html = post(client, f"/games/{game_id}/giveup", {**fields(html, f"/games/{game_id}/answer"), **SURE})
         if seat < 2:
             html = post(client, f"/games/{game_id}/next", fields(html, f"/games/{game_id}/next"))
     assert "A tie! Aki, Ben, Chie share first place with 0 points." in html
@@ -390,7 +424,7 @@ def test_daily_puzzle_is_the_days_roll_and_answered_once(app, client):
     if formula:
         html = post(client, "/games/daily/answer", {**daily_form(html), "formula": formula})
     else:
-        html = post(client, "/games/daily/giveup", daily_form(html))
+        html = post(client, "/games/daily/giveup", {**daily_form(html), **SURE})
     with app.app_context():
         entry = db.session.scalars(select(DailyEntry)).one()
         assert entry.day == DAY and entry.status != games.OPEN
@@ -434,7 +468,7 @@ def test_leaderboard_order_and_escaped_names(app):
         if name != "Ben" and best_formula(hand):
             post(client, "/games/daily/answer", {**daily_form(html), "formula": best_formula(hand)})
         else:
-            post(client, "/games/daily/giveup", daily_form(html))
+            post(client, "/games/daily/giveup", {**daily_form(html), **SURE})
     with app.app_context():
         player = db.session.scalars(select(Player).where(Player.nickname == "Chie")).one()
         player.nickname = "<b>Chie</b>"  # written behind the form's back: the page must still escape it
@@ -463,7 +497,7 @@ def test_nickname_is_validated_in_both_languages(app, client):
 def test_delete_my_history(app, client):
     start_solo(client)
     html = page(client, "/games/daily")
-    post(client, "/games/daily/giveup", daily_form(html))
+    post(client, "/games/daily/giveup", {**daily_form(html), **SURE})
     post(client, "/games/nickname", {"nickname": "Aki", "next": "/games/"})
     assert "Delete everything" in page(client, "/games/history/delete")
     response = client.post("/games/history/delete")
@@ -545,7 +579,7 @@ def answer_daily_at_once(app, clients) -> list[int]:
 
     def go(client, form):
         barrier.wait()
-        statuses.append(client.post("/games/daily/giveup", data=form).status_code)
+        statuses.append(client.post("/games/daily/giveup", data={**form, **SURE}).status_code)
 
     threads = [threading.Thread(target=go, args=(c, f)) for c, f in zip(clients, forms, strict=True)]
     for t in threads:
@@ -677,7 +711,7 @@ def test_play_again_keeps_the_players(app, client):
     game_id = int(response.headers["Location"].rsplit("/", 1)[1])
     for _ in range(3):
         html = page(client, f"/games/{game_id}")
-        html = post(client, f"/games/{game_id}/giveup", fields(html, f"/games/{game_id}/giveup"))
+        html = post(client, f"/games/{game_id}/giveup", {**fields(html, f"/games/{game_id}/giveup"), **SURE})
         if 'id="play-again"' in html:
             break
         post(client, f"/games/{game_id}/next", fields(html, f"/games/{game_id}/next"))

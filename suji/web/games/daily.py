@@ -25,7 +25,17 @@ from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.extensions import db
 from suji.web.games import common
 from suji.web.games.common import STALE, bp, chosen_dice, current_player, face_choices, fail
-from suji.web.games.moves import answer_move, change_hand, changed_dice, sure_of, unsure_value, value_of
+from suji.web.games.moves import (
+    answer_move,
+    asking_to_give_up,
+    change_hand,
+    changed_dice,
+    give_up_move,
+    sure_of,
+    sure_to_give_up,
+    unsure_value,
+    value_of,
+)
 from suji.web.models import DailyEntry, Player
 
 LEADERBOARD_SIZE = 50
@@ -73,6 +83,7 @@ def daily() -> str:
         step=entry.version if entry else 0, board=leaderboard(day), answered=answered,
         next_at=common.next_puzzle_at(day), changed=changed_dice(),
         formula=formula, unsure=unsure_value(hand, formula), faces=face_choices(),
+        asking_give_up=asking_to_give_up(hand),
     )  # fmt: skip
 
 
@@ -135,7 +146,8 @@ def daily_answer() -> Response:
 @bp.post("/daily/giveup")
 def daily_give_up() -> Response:
     """Give up the daily puzzle (0 points, and it counts as today's answer)."""
-    return _daily_action(lambda hand, day: games.give_up(hand))
+    move = give_up_move(sure_to_give_up())
+    return _daily_action(lambda hand, day: move(hand))
 
 
 @bp.post("/daily/value")

@@ -42,10 +42,13 @@ from suji.web.games.common import (
 )
 from suji.web.games.moves import (
     answer_move,
+    asking_to_give_up,
     change_hand,
     changed_dice,
+    give_up_move,
     makeable,
     sure_of,
+    sure_to_give_up,
     unsure_value,
     value_of,
 )
@@ -162,7 +165,7 @@ def play(game_id: int) -> str | tuple[str, int] | Response:
         table=table, running_total=sum(table.totals),
         next_seat=nxt[1] if nxt else None, next_is_new_round=bool(nxt and nxt[1] == 0),
         formula=formula, unsure=unsure_value(hand, formula), faces=face_choices(),
-        is_last=nxt is None, changed=changed_dice(),
+        asking_give_up=asking_to_give_up(hand), is_last=nxt is None, changed=changed_dice(),
         makeable=makeable(hand) if hand.is_open else True,
     )  # fmt: skip
 
@@ -218,7 +221,7 @@ def answer(game_id: int) -> Response | tuple[str, int]:
 @bp.post("/<int:game_id>/giveup")
 def give_up(game_id: int) -> Response | tuple[str, int]:
     """Give up this target (0 points)."""
-    return _game_action(game_id, games.give_up)
+    return _game_action(game_id, give_up_move(sure_to_give_up()))
 
 
 @bp.post("/<int:game_id>/next")

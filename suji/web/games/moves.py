@@ -58,6 +58,8 @@ def change_hand(
         hand = action(hand)
     except NotATarget:  # asked once on the page, which keeps the formula: answer anyway, or change it
         return redirect(page_with_formula(formula_field(), unsure=1), code=303)
+    except NotSureToGiveUp:  # asked on the page: give up, or keep playing
+        return redirect(page_with_formula(formula_field(), give_up=ASK), code=303)
     except GameError as error:
         if error.code == "invalid_formula":  # handed back to be fixed, with the formula still in its box
             page = page_with_formula(formula_field())
@@ -94,6 +96,41 @@ def answer_move(formula: str, sure: bool) -> Callable[[Hand], Hand]:
         return games.answer(hand, formula)[0]
 
     return move
+
+
+class NotSureToGiveUp(Exception):
+    """A give-up sent without the player's yes: the page's script asks first, but a tap before it has loaded (or a
+    browser without it) sends the form as it is, and giving up cannot be taken back."""
+
+
+ASK = "ask"  # ?give_up=ask: the page asks "give up this target?"
+SURE_TO_GIVE_UP = "give-up"  # the form's `sure` once the player said yes (the script's dialog or the page's box)
+
+
+def give_up_move(sure: bool) -> Callable[[Hand], Hand]:
+    """The move of giving up (0 points), taken only once the player is `sure`; until then it raises
+    NotSureToGiveUp."""
+
+    def move(hand: Hand) -> Hand:
+        if not sure:
+            raise NotSureToGiveUp
+        return games.give_up(hand)
+
+    return move
+
+
+def sure_to_give_up() -> bool:
+    """Whether the give-up form carries the player's yes."""
+    from flask import request
+
+    return SURE_TO_GIVE_UP in request.form.getlist("sure")
+
+
+def asking_to_give_up(hand: Hand) -> bool:
+    """Whether the page asks "give up this target?" (?give_up=ask, while the hand is still open)."""
+    from flask import request
+
+    return request.args.get("give_up") == ASK and hand.is_open
 
 
 def sure_of(formula: str) -> bool:
