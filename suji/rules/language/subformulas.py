@@ -6,10 +6,10 @@ of a formula's dice, kept in order, form a formula of the same value. Evaluating
 5²+31×4−2÷6 have 2,046 proper choices. A formula is a sum of terms, and a term (its dice between two kept + −)
 is a monomial p/q·√r whatever comes before or after it, so the search splits there:
 
-    faces ──every term: kept dice without + −, grown a die at a time (`_terms`)──▶ each term's value, worked out
-        once, filed by value, and listed for the + − dice that may follow it
-          ──`_join`: a leading −, then term, + or −, term…; what is still missing for the value is a single
-            term's value or nothing matches, so the last term is looked up by that value, not tried one by one
+    faces ──terms: kept dice without + −, grown a die at a time, a size at a time──▶ each term's value, worked
+        out once, filed by value (and listed for the + − dice that may follow it)
+          ──choices: a leading −, then term, + or −, term…, each met with each term once──▶ what a choice still
+            lacks is one term's value or nothing matches, so its last term is looked up by that value
           ──▶ the kept indexes of every match of the fewest dice, in `itertools.combinations` order
 
 Most formulas have nothing to strip, and proving that means meeting every choice: here a choice's last term,
@@ -27,103 +27,113 @@ from itertools import combinations
 from math import gcd
 
 from suji.rules.exact import squarefree_split
-from suji.rules.language.automaton import CONSTANT, DIGIT, DIGITS, ROOTED, SQUARED, TRANSITIONS, accepts
+from suji.rules.language.automaton import (
+    CONSTANT,
+    DIGIT,
+    DIGITS,
+    OPERATOR,
+    ROOTED,
+    SQUARED,
+    TRANSITIONS,
+    accepts,
+)
 from suji.rules.language.evaluate import has_value
-from suji.rules.language.spelling import CONSTANT_FACES, MINUS, PLUS, ROOT, TIMES, Face
+from suji.rules.language.spelling import CONSTANT_FACES, MINUS, PLUS, TIMES, Face
 
 Kept = tuple[int, ...]
 Key = tuple[int, int, int]  # a monomial p/q·√r as (r, p, q) in lowest terms with q > 0; zero is ZERO
 ZERO: Key = (1, 0, 1)
-# What `_terms` hands `_join`: the terms by value, as (first die, kept dice as a bit mask, size); and per first
-# die the terms after which a + or − die may come, as (mask, size, p, q, r, the (die, sign, bit) that may follow).
-Filed = dict[Key, list[tuple[int, int, int]]]
-Middles = list[list[tuple[int, int, int, int, int, list[tuple[int, int, int]]]]]
+Need = tuple[tuple[int, int, int], ...]  # what a choice's terms still lack: (r, numerator, denominator), no zeros
 
 
-def _key(p: int, q: int, r: int) -> Key:
-    if p == 0:
-        return ZERO
-    g = gcd(p, q)
-    return (r, p // g, q // g)
+def _less(need: Need, sign: int, p: int, q: int, r: int) -> Need:
+    """need − sign·p/q·√r, in lowest terms, the zeros left out."""
+    rest = []
+    joined = False
+    for entry in need:
+        if entry[0] == r:
+            joined = True
+            num = entry[1] * q - sign * p * entry[2]
+            if num:
+                den = entry[2] * q
+                g = gcd(num, den)
+                rest.append((r, num // g, den // g))
+        else:
+            rest.append(entry)
+    if not joined and p:
+        g = gcd(p, q)
+        rest.append((r, -sign * p // g, q // g))
+    return tuple(rest)
 
 
-def _value_key(terms: dict[int, tuple[int, int]], sign: int) -> Key | None:
-    """The key of a single term with `sign` and these `value_terms`, or None when no single term has them."""
-    if not terms:
-        return ZERO
-    if len(terms) > 1:
-        return None
-    ((r, (num, den)),) = terms.items()
-    return (r, sign * num, den)
+def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> list[Kept]:
+    """The proper sub-formulas (kept indexes, in order) of `faces` whose value has these `value_terms`: all of the
+    fewest dice that any has, in the order `itertools.combinations` lists them; [] when none has the value.
 
-
-def _terms(faces: Sequence[Face], after_ops: list[int], terms: dict[int, tuple[int, int]]) -> tuple[Filed, Middles, int]:
-    """Every term of kept dice (no + or −), a size at a time, filed by value; and the most dice a match may have.
-
-    A term that is alone the value (or, after a leading −, its negative) is a match of its size, so no match
-    has more dice and no term is grown past that size.
+    Terms (kept dice without + −) grow a die at a time, all of one size together. A choice (kept dice ending
+    with a + or −, or none, or a leading −) meets each term once, whichever of the two comes later: as its last
+    term, looked up by the value the choice still needs, or as one more term before a + or −, which makes a
+    longer choice. So when the terms of size s are all in, every match of at most s dice has been met, and the
+    search ends at the first size with a match, as the plain search does.
     """
     n = len(faces)
+    ops = [(o, 1 if faces[o] == PLUS else -1, 1 << o) for o in range(n) if faces[o] == PLUS or faces[o] == MINUS]
+    last_op = ops[-1][0] if ops else -1
+    best = n - 1  # the most dice a match may have: a proper sub-formula, or fewer once one is found
+    found: list[int] = []  # the matches of `best` dice, as bit masks of the kept dice
+    filed: dict[Key, list[tuple[int, int, int]]] = {}  # the terms by value: (first die, mask, size)
+    middles: list[list[tuple]] = [[] for _ in range(n)]  # by first die: the terms a + or − may follow
+    waiting: dict[Key, list[tuple[int, int, int]]] = {}  # the choices by the value their last term needs
+    choices: list[tuple] = []  # (the die a choice ends with, sign of its next term, need, mask, size)
+    follows: list[list | None] = [None] * n  # the + and − dice after each die, as (die, sign, bit)
+    # Choices still to make: (need, sign, a term p/q·√r, mask, size, the + and − dice that may follow the term):
+    # the need less the term, then one choice for each of those dice. The first two have the empty term (p = 0):
+    # the empty choice (a pseudo die before the first) and a leading − for each − die.
+    need = tuple((r, num, den) for r, (num, den) in terms.items())
+    todo: list[tuple] = [(need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]), (need, 1, 0, 1, 1, 0, 0, [o for o in ops if o[1] < 0])]
     moves = TRANSITIONS
     inner = [j for j in range(n) if faces[j] != PLUS and faces[j] != MINUS]
     classes = [DIGIT if type(f) is int else f for f in faces]
-    last_op = after_ops[-1] if after_ops else -1
-    follow = [[(o, 1 if faces[o] == PLUS else -1, 1 << o) for o in after_ops if o > j] for j in range(n)]
-    plain_key, signed_key = _value_key(terms, 1), _value_key(terms, -1)
-    first_minus = next((j for j in range(n) if faces[j] == MINUS), n)
-    filed: Filed = {}
-    middles: Middles = [[] for _ in range(n)]
-    most = n - 1  # a proper sub-formula
-
-    def file(first: int, last: int, mask: int, size: int, p: int, q: int, r: int) -> None:
-        nonlocal most
-        key = _key(p, q, r)
-        same = filed.get(key)
-        if same is None:
-            filed[key] = [(first, mask, size)]
-        else:
-            same.append((first, mask, size))
-        if last < last_op:
-            middles[first].append((mask, size, p, q, r, follow[last]))
-        if key == plain_key:
-            most = min(most, size)
-        elif key == signed_key and first > first_minus:
-            most = min(most, size + 1)
-
     # A term being grown: (next index into `inner`, first die, mask, automaton state, the factors before the
     # last one as p/q·√r (q == 0: none yet), how the last joins them (× or ÷), whether it is rooted, its number).
-    level: list[tuple[int, int, int, int, int, int, int, str, bool, int]] = []
-    for k, j in enumerate(inner):
-        if most < 1:
-            break
-        face = faces[j]
-        if type(face) is int:
-            level.append((k + 1, j, 1 << j, DIGITS, 0, 0, 0, TIMES, False, face))
-            file(j, j, 1 << j, 1, face, 1, 1)
-        elif face == ROOT:
-            level.append((k + 1, j, 1 << j, ROOTED, 0, 0, 0, TIMES, True, 0))
-    size = 1
-    while level and size < most:
+    # It starts empty, before its first die (a digit or a √: the automaton after an operator).
+    level = [(k, j, 0, OPERATOR, 0, 0, 0, TIMES, False, 0) for k, j in enumerate(inner)]
+    size = 0
+    while level and size < best:
         size += 1
         grown = []
         for k0, first, mask, state, p, q, r, op, root, number in level:
-            for k in range(k0, len(inner)):
+            for k in range(k0, len(inner) if size > 1 else k0 + 1):  # an empty term takes just its first die
                 j = inner[k]
                 face = faces[j]
                 nxt = moves[state].get(classes[j])
                 if nxt is None:
                     continue
                 bit = mask | (1 << j)
-                if nxt == DIGITS:  # the number grows; closed here, the term ends
-                    number2 = number * 10 + face  # type: ignore[operator]
-                    grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number2))
-                    p2, r2 = squarefree_split(number2) if root and number2 else (number2, 1)
+                if nxt == DIGITS or nxt == SQUARED:  # the term may end here: its last factor is closed
+                    if nxt == DIGITS:
+                        number2 = number * 10 + face  # type: ignore[operator]
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number2))
+                        p2, r2 = squarefree_split(number2) if root and number2 else (number2, 1)
+                    else:  # √n² is n
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number))
+                        p2, r2 = (number if root else number * number), 1
+                    if not q:
+                        p1, q1, r1 = p2, 1, r2
+                    else:
+                        p1, q1, r1 = p, q, r
+                        if op == TIMES:
+                            p1 *= p2
+                        elif p2 == 0:
+                            continue  # divides by zero: not a term (a longer number may still follow)
+                        else:
+                            q1 *= p2 * r2
+                        if r2 != 1:
+                            a, r1 = squarefree_split(r1 * r2)
+                            p1 *= a
                 elif nxt == ROOTED:
                     grown.append((k + 1, first, bit, nxt, p, q, r, op, True, number))
                     continue
-                elif nxt == SQUARED:  # √n² is n
-                    grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number))
-                    p2, r2 = (number if root else number * number), 1
                 else:  # a constant die, × or ÷: the last factor joins the term (unless a constant closed it)
                     if state == CONSTANT:
                         p1, q1, r1 = p, q, r
@@ -150,93 +160,62 @@ def _terms(faces: Sequence[Face], after_ops: list[int], terms: dict[int, tuple[i
                         continue
                     p1 *= CONSTANT_FACES[face]  # type: ignore[index]
                     grown.append((k + 1, first, bit, nxt, p1, q1, r1, op, False, 0))
-                    file(first, j, bit, size, p1, q1, r1)
-                    continue
-                # The term ends with this die: the last factor, worth p2·√r2, joins the ones before it.
-                if not q:
-                    p1, q1, r1 = p2, 1, r2
+                # A term p1/q1·√r1 of `size` dice, from `first` to j: filed, and met with the choices so far.
+                if p1 == 0:
+                    key = ZERO
                 else:
-                    p1, q1, r1 = p, q, r
-                    if op == TIMES:
-                        p1 *= p2
-                    elif p2 == 0:
-                        continue  # divides by zero: not a term (a longer number may still follow)
-                    else:
-                        q1 *= p2 * r2
-                    if r2 != 1:
-                        a, r1 = squarefree_split(r1 * r2)
-                        p1 *= a
-                file(first, j, bit, size, p1, q1, r1)
+                    g = gcd(p1, q1)
+                    key = (r1, p1 // g, q1 // g)
+                same = filed.get(key)
+                if same is None:
+                    filed[key] = [(first, bit, size)]
+                else:
+                    same.append((first, bit, size))
+                for after, choice_mask, choice_size in waiting.get(key, ()):
+                    total = choice_size + size
+                    if first > after and total <= best:
+                        if total < best:
+                            best, found = total, []
+                        found.append(choice_mask | bit)
+                if j < last_op:
+                    follow = follows[j]
+                    if follow is None:
+                        follow = follows[j] = [o for o in ops if o[0] > j]
+                    middles[first].append((bit, size, p1, q1, r1, follow))
+                    room = best - size - 2
+                    for after, sign, need, choice_mask, choice_size in choices:
+                        if after < first and choice_size <= room:
+                            todo.append((need, sign, p1, q1, r1, choice_mask | bit, choice_size + size, follow))
         level = grown
-    return filed, middles, most
-
-
-def _join(faces: Sequence[Face], after_ops: list[int], filed: Filed, middles: Middles, most: int,
-          terms: dict[int, tuple[int, int]]) -> list[int]:  # fmt: skip
-    """The masks of every choice of at most `most` dice (the fewest found) that sums its terms to the value.
-
-    A choice so far ends with a kept + or − die (or is empty, or a leading −): `need` is what its terms still
-    lack, (r, numerator, denominator) in lowest terms, the zeros left out.
-    """
-    last_op = after_ops[-1] if after_ops else -1
-    need0 = tuple((r, num, den) for r, (num, den) in terms.items())
-    # (the die the next term must come after, that term's sign, need, mask, size)
-    todo = [(-1, 1, need0, 0, 0)]
-    todo += [(j, -1, need0, 1 << j, 1) for j in after_ops if faces[j] == MINUS]
-    best = most
-    found: list[int] = []
-    while todo:
-        after, sign, need, mask, size = todo.pop()
-        if not need:
-            key: Key | None = ZERO
-        elif len(need) == 1:
-            r, num, den = need[0]
-            key = (r, sign * num, den)
-        else:
-            key = None  # two radicands: no single term can be what is missing
-        for first, term_mask, term_size in filed.get(key, ()) if key is not None else ():
-            total = size + term_size
-            if first > after and total <= best:
-                if total < best:
-                    best, found = total, []
-                found.append(mask | term_mask)
-        if size + 3 > best:  # a term, a + or −, and a last term: three dice at least
-            continue
-        for first in range(after + 1, last_op):
-            for term_mask, term_size, p, q, r, follow in middles[first]:
-                size2 = size + term_size + 1
-                if size2 + 1 > best:
-                    continue
-                # need − sign·p/q·√r
-                rest = []
-                joined = False
-                for entry in need:
-                    if entry[0] == r:
-                        joined = True
-                        num = entry[1] * q - sign * p * entry[2]
-                        if num:
-                            den = entry[2] * q
-                            g = gcd(num, den)
-                            rest.append((r, num // g, den // g))
+        while todo:  # the new choices: each meets the terms so far
+            need, sign, p, q, r, mask, size0, follow = todo.pop()
+            if p:
+                need = _less(need, sign, p, q, r)
+            size0 += 1
+            single = len(need) < 2  # one term can make up the need
+            if need:
+                r, num, den = need[0]
+            for after, sign, bit in follow:
+                mask2 = mask | bit
+                if single:  # the choice waits for a term of the value it needs, and meets those filed
+                    key = (r, sign * num, den) if need else ZERO
+                    same = waiting.get(key)
+                    if same is None:
+                        waiting[key] = [(after, mask2, size0)]
                     else:
-                        rest.append(entry)
-                if not joined and p:
-                    g = gcd(p, q)
-                    rest.append((r, -sign * p // g, q // g))
-                need2 = tuple(rest)
-                mask2 = mask | term_mask
-                for op, op_sign, op_bit in follow:
-                    todo.append((op, op_sign, need2, mask2 | op_bit, size2))
-    return found
-
-
-def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> list[Kept]:
-    """The proper sub-formulas (kept indexes, in order) of `faces` whose value has these `value_terms`: all of the
-    fewest dice that any has, in the order `itertools.combinations` lists them; [] when none has the value."""
-    n = len(faces)
-    after_ops = [j for j in range(n) if faces[j] == PLUS or faces[j] == MINUS]
-    filed, middles, most = _terms(faces, after_ops, terms)
-    found = _join(faces, after_ops, filed, middles, most, terms)
+                        same.append((after, mask2, size0))
+                    for first, term_mask, term_size in filed.get(key, ()):
+                        total = size0 + term_size
+                        if first > after and total <= best:
+                            if total < best:
+                                best, found = total, []
+                            found.append(mask2 | term_mask)
+                choices.append((after, sign, need, mask2, size0))
+                if size0 + 3 <= best:  # room for a term, a + or −, and a last term
+                    for first in range(after + 1, last_op):
+                        for term_mask, term_size, p3, q3, r3, follow2 in middles[first]:
+                            if size0 + term_size + 2 <= best:
+                                todo.append((need, sign, p3, q3, r3, mask2 | term_mask, size0 + term_size, follow2))
     return sorted(tuple(i for i in range(n) if mask >> i & 1) for mask in found)
 
 
