@@ -86,6 +86,8 @@ def parse_operator_face(text: object) -> str:
 
 def parse_number_face(value: object) -> int:
     """Return a number die face (1–9) from an int or a digit (full-width too), as every reader of a number does."""
+    if type(value) is int and 1 <= value <= 9:  # the usual case, answered before the general reading below
+        return value
     if isinstance(value, bool):
         raise DiceError("unknown_number_die", str(value))
     face = value if isinstance(value, int) else whole_number(value, 1, 9, digits=1)

@@ -71,24 +71,27 @@ def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:
     for die in dice:
         face = die.face
         if type(face) is str:
-            if operators.get(face, 0) > 0:
-                operators[face] -= 1
+            left = operators.get(face, 0)
+            if left > 0:
+                operators[face] = left - 1
                 continue
             if face not in roll.operator_dice:
                 raise FormulaError("not_rolled", die.column, face=face)
             raise FormulaError("used_too_often", die.column, face=face, count=roll.operator_dice.count(face))
-        supplier = next((f for f in faces_for_digit(face) if numbers.get(f, 0) > 0), None)
-        if supplier is not None:
-            numbers[supplier] -= 1
-            continue
-        if face == 9:
-            count = sum(roll.number_dice.count(f) for f in faces_for_digit(9))
-            if not count:
-                raise FormulaError("nine_needs_six", die.column)
-            raise FormulaError("used_too_often", die.column, face=9, count=count)
-        if face not in roll.number_dice:
-            raise FormulaError("not_rolled", die.column, face=face)
-        raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
+        for supplier in faces_for_digit(face):
+            left = numbers.get(supplier, 0)
+            if left > 0:
+                numbers[supplier] = left - 1
+                break
+        else:  # no free die gives this digit
+            if face == 9:
+                count = sum(roll.number_dice.count(f) for f in faces_for_digit(9))
+                if not count:
+                    raise FormulaError("nine_needs_six", die.column)
+                raise FormulaError("used_too_often", die.column, face=9, count=count)
+            if face not in roll.number_dice:
+                raise FormulaError("not_rolled", die.column, face=face)
+            raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
 
 
 def strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[int, ...]:
@@ -195,7 +198,8 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     target = int(rational) if made else None  # type: ignore[arg-type]
     kept = strip_redundant(reading.faces, exact)
     kept_faces = [reading.faces[i] for i in kept]
-    points = formula_score(kept_faces) if target is not None else 0
+    operators, numbers = operator_points(kept_faces), number_dice_used(kept_faces)
+    points = operators * numbers if target is not None else 0  # formula_score, from the two figures shown
     return CheckResult(
         formula=text,
         valid=True,
@@ -203,8 +207,8 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
         target=target,
         dice=reading.dice,
         kept=kept,
-        operator_points=operator_points(kept_faces),
-        number_dice_used=number_dice_used(kept_faces),
+        operator_points=operators,
+        number_dice_used=numbers,
         points=points,
         score=apply_costs(points, rerolled, set_faces),
         rerolled=rerolled,
