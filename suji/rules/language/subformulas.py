@@ -84,7 +84,10 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
     filed: dict[Key, list[tuple[int, int, int]]] = {}  # the terms by value: (first die, mask, size)
     middles: list[list[tuple]] = [[] for _ in range(n)]  # by first die: the terms a + or − may follow
     waiting: dict[Key, list[tuple[int, int, int]]] = {}  # the choices by the value their last term needs
-    choices: list[tuple] = []  # (the die a choice ends with, sign of its next term, need, mask, size)
+    # The choices by the die they end with (the empty one and a leading − too): (sign of the next term, need,
+    # mask, size), in the order of those dice, so that a term meets only the choices that end before it.
+    ends = [(-1, [])] + [(o, []) for o, _, _ in ops]
+    choices_after = {after: bucket for after, bucket in ends}
     follows: list[list | None] = [None] * n  # the + and − dice after each die, as (die, sign, bit)
     # Choices still to make: (need, sign, a term p/q·√r, mask, size, the + and − dice that may follow the term):
     # the need less the term, then one choice for each of those dice. The first two have the empty term (p = 0):
@@ -183,9 +186,12 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                         follow = follows[j] = [o for o in ops if o[0] > j]
                     middles[first].append((bit, size, p1, q1, r1, follow))
                     room = best - size - 2
-                    for after, sign, need, choice_mask, choice_size in choices:
-                        if after < first and choice_size <= room:
-                            todo.append((need, sign, p1, q1, r1, choice_mask | bit, choice_size + size, follow))
+                    for after, bucket in ends:
+                        if after > first:
+                            break
+                        for sign, need, choice_mask, choice_size in bucket:
+                            if choice_size <= room:
+                                todo.append((need, sign, p1, q1, r1, choice_mask | bit, choice_size + size, follow))
         level = grown
         while todo:  # the new choices: each meets the terms so far
             need, sign, p, q, r, mask, size0, follow = todo.pop()
@@ -210,7 +216,7 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                             if total < best:
                                 best, found = total, []
                             found.append(mask2 | term_mask)
-                choices.append((after, sign, need, mask2, size0))
+                choices_after[after].append((sign, need, mask2, size0))
                 if size0 + 3 <= best:  # room for a term, a + or −, and a last term
                     for first in range(after + 1, last_op):
                         for term_mask, term_size, p3, q3, r3, follow2 in middles[first]:
