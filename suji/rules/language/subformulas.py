@@ -77,7 +77,13 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
     search ends at the first size with a match, as the plain search does.
     """
     n = len(faces)
-    ops = [(o, 1 if faces[o] == PLUS else -1, 1 << o) for o in range(n) if faces[o] == PLUS or faces[o] == MINUS]
+    ops = []  # the + and − dice, as (die, sign, bit)
+    inner = []  # the other dice: those a term may keep
+    for j, face in enumerate(faces):
+        if face == PLUS or face == MINUS:
+            ops.append((j, 1 if face == PLUS else -1, 1 << j))
+        else:
+            inner.append(j)
     last_op = ops[-1][0] if ops else -1
     best = n - 1  # the most dice a match may have: a proper sub-formula, or fewer once one is found
     found: list[int] = []  # the matches of `best` dice, as bit masks of the kept dice
@@ -95,18 +101,18 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
     need = tuple((r, num, den) for r, (num, den) in terms.items())
     todo: list[tuple] = [(need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]), (need, 1, 0, 1, 1, 0, 0, [o for o in ops if o[1] < 0])]
     moves = TRANSITIONS
-    inner = [j for j in range(n) if faces[j] != PLUS and faces[j] != MINUS]
     classes = [DIGIT if type(f) is int else f for f in faces]
     # A term being grown: (next index into `inner`, first die, mask, automaton state, the factors before the
     # last one as p/q·√r (q == 0: none yet), how the last joins them (× or ÷), whether it is rooted, its number).
     # It starts empty, before its first die (a digit or a √: the automaton after an operator).
     level = [(k, j, 0, OPERATOR, 0, 0, 0, TIMES, False, 0) for k, j in enumerate(inner)]
     size = 0
+    m = len(inner)
     while level and size < best:
         size += 1
-        grown = []
+        grown = []  # the terms that may still grow: those whose last die is not the last die a term may keep
         for k0, first, mask, state, p, q, r, op, root, number in level:
-            for k in range(k0, len(inner) if size > 1 else k0 + 1):  # an empty term takes just its first die
+            for k in range(k0, m if size > 1 else k0 + 1):  # an empty term takes just its first die
                 j = inner[k]
                 face = faces[j]
                 nxt = moves[state].get(classes[j])
@@ -116,10 +122,12 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 if nxt == DIGITS or nxt == SQUARED:  # the term may end here: its last factor is closed
                     if nxt == DIGITS:
                         number2 = number * 10 + face  # type: ignore[operator]
-                        grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number2))
+                        if k + 1 < m:
+                            grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number2))
                         p2, r2 = squarefree_split(number2) if root and number2 else (number2, 1)
                     else:  # √n² is n
-                        grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number))
+                        if k + 1 < m:
+                            grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number))
                         p2, r2 = (number if root else number * number), 1
                     if not q:
                         p1, q1, r1 = p2, 1, r2
@@ -135,7 +143,8 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                             a, r1 = squarefree_split(r1 * r2)
                             p1 *= a
                 elif nxt == ROOTED:
-                    grown.append((k + 1, first, bit, nxt, p, q, r, op, True, number))
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, True, number))
                     continue
                 else:  # a constant die, × or ÷: the last factor joins the term (unless a constant closed it)
                     if state == CONSTANT:
@@ -159,10 +168,12 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                                 a, r1 = squarefree_split(r1 * r2)
                                 p1 *= a
                     if nxt != CONSTANT:
-                        grown.append((k + 1, first, bit, nxt, p1, q1, r1, face, False, 0))  # type: ignore[arg-type]
+                        if k + 1 < m:
+                            grown.append((k + 1, first, bit, nxt, p1, q1, r1, face, False, 0))  # type: ignore[arg-type]
                         continue
                     p1 *= CONSTANT_FACES[face]  # type: ignore[index]
-                    grown.append((k + 1, first, bit, nxt, p1, q1, r1, op, False, 0))
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p1, q1, r1, op, False, 0))
                 # A term p1/q1·√r1 of `size` dice, from `first` to j: filed, and met with the choices so far.
                 if p1 == 0:
                     key = ZERO
