@@ -3,7 +3,7 @@
 `check` is the rules engine's front door: text in, a CheckResult out, never an exception for bad input.
 
     text ──scan once (suji.rules.language.reader)──▶ readings ──check_dice, evaluate──▶ the value
-         ──strip_redundant (sub-formulas with shared prefixes)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
+         ──strip_redundant (sub-formulas found term by term)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
 """
 
 from __future__ import annotations
@@ -100,8 +100,8 @@ def strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[
     The scored form is the valid sub-formula (the other dice in the same order) with the same exact value that
     uses the fewest dice; among several, the one with the highest score (the first in index order on a tie).
     Returns all indexes when nothing can go. `value` is the formula's value when the caller has it already
-    (`check` does), so it is not worked out twice. The sub-formulas are found with shared prefixes
-    (suji.rules.language.subformulas); `plain_strip_redundant` is the same rule, each one evaluated on its own.
+    (`check` does), so it is not worked out twice. The sub-formulas are found term by term, each term worked out
+    once (suji.rules.language.subformulas); `plain_strip_redundant` is the same rule, each one evaluated alone.
     """
     return _strip(faces, value, equal_sub_formulas)
 

@@ -1,6 +1,7 @@
 """Reading a formula text: the one reader from text to the dice of each reading, with where each die is written.
 
-    text ──scan (the spelling table's pattern)──▶ pieces: a face and its span in the text
+    text ──scan (a character at a time when each is a spelling alone, else the spelling table's pattern)──▶
+         pieces: a face and its span in the text
          ──readings (a × followed by 1 0/1/2 may be a constant die)──▶ the dice of each reading
          ──the automaton (the grammar die by die)──▶ a Reading, or the FormulaError naming the mistake and its column
 

@@ -43,7 +43,8 @@ from suji.rules.language.spelling import CONSTANT_FACES, MINUS, PLUS, TIMES, Fac
 Kept = tuple[int, ...]
 Key = tuple[int, int, int]  # a monomial p/q·√r as (r, p, q) in lowest terms with q > 0; zero is ZERO
 ZERO: Key = (1, 0, 1)
-Need = tuple[tuple[int, int, int], ...]  # what a choice's terms still lack: (r, numerator, denominator), no zeros
+# What a choice's terms still lack: (r, numerator, denominator) per radicand, in lowest terms, no zeros.
+Need = tuple[tuple[int, int, int], ...]
 
 
 def _less(need: Need, sign: int, p: int, q: int, r: int) -> Need:
@@ -99,7 +100,10 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
     # the need less the term, then one choice for each of those dice. The first two have the empty term (p = 0):
     # the empty choice (a pseudo die before the first) and a leading − for each − die.
     need = tuple((r, num, den) for r, (num, den) in terms.items())
-    todo: list[tuple] = [(need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]), (need, 1, 0, 1, 1, 0, 0, [o for o in ops if o[1] < 0])]
+    todo: list[tuple] = [
+        (need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]),
+        (need, 1, 0, 1, 1, 0, 0, [o for o in ops if o[1] < 0]),
+    ]
     moves = TRANSITIONS
     classes = [DIGIT if type(f) is int else f for f in faces]
     # A term being grown: (next index into `inner`, first die, mask, automaton state, the factors before the
@@ -202,7 +206,9 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                             break
                         for sign, need, choice_mask, choice_size in bucket:
                             if choice_size <= room:
-                                todo.append((need, sign, p1, q1, r1, choice_mask | bit, choice_size + size, follow))
+                                todo.append(
+                                    (need, sign, p1, q1, r1, choice_mask | bit, choice_size + size, follow)
+                                )
         level = grown
         while todo:  # the new choices: each meets the terms so far
             need, sign, p, q, r, mask, size0, follow = todo.pop()
@@ -232,7 +238,9 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                     for first in range(after + 1, last_op):
                         for term_mask, term_size, p3, q3, r3, follow2 in middles[first]:
                             if size0 + term_size + 2 <= best:
-                                todo.append((need, sign, p3, q3, r3, mask2 | term_mask, size0 + term_size, follow2))
+                                todo.append(
+                                    (need, sign, p3, q3, r3, mask2 | term_mask, size0 + term_size, follow2)
+                                )
     return sorted(tuple(i for i in range(n) if mask >> i & 1) for mask in found)
 
 
