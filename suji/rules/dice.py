@@ -75,9 +75,14 @@ class DiceError(SujiError):
         return {**limits, **super().message_params(lang)}
 
 
+_CANONICAL = frozenset(OPERATOR_FACES)
+
+
 def parse_operator_face(text: object) -> str:
     """Return the operator face a die's name stands for (``x10`` → ``×10``, ``sqrt`` → ``√``): any spelling a
     formula may use for that die (suji.rules.language.spelling)."""
+    if type(text) is str and text in _CANONICAL:  # already a face as printed: the usual case
+        return text  # type: ignore[return-value]
     face = operator_face(text)
     if face is None:
         raise DiceError("unknown_operator_die", str(text))
@@ -86,6 +91,8 @@ def parse_operator_face(text: object) -> str:
 
 def parse_number_face(value: object) -> int:
     """Return a number die face (1–9) from an int or a digit (full-width too), as every reader of a number does."""
+    if type(value) is int and 1 <= value <= 9:  # the usual case, answered before the general reading below
+        return value
     if isinstance(value, bool):
         raise DiceError("unknown_number_die", str(value))
     face = value if isinstance(value, int) else whole_number(value, 1, 9, digits=1)
@@ -134,9 +141,9 @@ class Roll:
     targets: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "target_dice", tuple(parse_number_face(f) for f in self.target_dice))
-        object.__setattr__(self, "number_dice", tuple(parse_number_face(f) for f in self.number_dice))
-        object.__setattr__(self, "operator_dice", tuple(parse_operator_face(f) for f in self.operator_dice))
+        object.__setattr__(self, "target_dice", tuple([parse_number_face(f) for f in self.target_dice]))
+        object.__setattr__(self, "number_dice", tuple([parse_number_face(f) for f in self.number_dice]))
+        object.__setattr__(self, "operator_dice", tuple([parse_operator_face(f) for f in self.operator_dice]))
         if (
             len(self.number_dice) > MAX_NUMBER_DICE
             or len(self.operator_dice) > MAX_OPERATOR_DICE

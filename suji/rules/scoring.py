@@ -3,7 +3,7 @@
 `check` is the rules engine's front door: text in, a CheckResult out, never an exception for bad input.
 
     text ──scan once (suji.rules.language.reader)──▶ readings ──check_dice, evaluate──▶ the value
-         ──strip_redundant (sub-formulas with shared prefixes)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
+         ──strip_redundant (sub-formulas found term by term)──▶ the scored dice ──▶ points, costs ──▶ CheckResult
 """
 
 from __future__ import annotations
@@ -71,24 +71,27 @@ def check_dice(dice: Sequence[UsedDie], roll: Roll) -> None:
     for die in dice:
         face = die.face
         if type(face) is str:
-            if operators.get(face, 0) > 0:
-                operators[face] -= 1
+            left = operators.get(face, 0)
+            if left > 0:
+                operators[face] = left - 1
                 continue
             if face not in roll.operator_dice:
                 raise FormulaError("not_rolled", die.column, face=face)
             raise FormulaError("used_too_often", die.column, face=face, count=roll.operator_dice.count(face))
-        supplier = next((f for f in faces_for_digit(face) if numbers.get(f, 0) > 0), None)
-        if supplier is not None:
-            numbers[supplier] -= 1
-            continue
-        if face == 9:
-            count = sum(roll.number_dice.count(f) for f in faces_for_digit(9))
-            if not count:
-                raise FormulaError("nine_needs_six", die.column)
-            raise FormulaError("used_too_often", die.column, face=9, count=count)
-        if face not in roll.number_dice:
-            raise FormulaError("not_rolled", die.column, face=face)
-        raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
+        for supplier in faces_for_digit(face):
+            left = numbers.get(supplier, 0)
+            if left > 0:
+                numbers[supplier] = left - 1
+                break
+        else:  # no free die gives this digit
+            if face == 9:
+                count = sum(roll.number_dice.count(f) for f in faces_for_digit(9))
+                if not count:
+                    raise FormulaError("nine_needs_six", die.column)
+                raise FormulaError("used_too_often", die.column, face=9, count=count)
+            if face not in roll.number_dice:
+                raise FormulaError("not_rolled", die.column, face=face)
+            raise FormulaError("used_too_often", die.column, face=face, count=roll.number_dice.count(face))
 
 
 def strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[int, ...]:
@@ -97,8 +100,8 @@ def strip_redundant(faces: Sequence[Face], value: Value | None = None) -> tuple[
     The scored form is the valid sub-formula (the other dice in the same order) with the same exact value that
     uses the fewest dice; among several, the one with the highest score (the first in index order on a tie).
     Returns all indexes when nothing can go. `value` is the formula's value when the caller has it already
-    (`check` does), so it is not worked out twice. The sub-formulas are found with shared prefixes
-    (suji.rules.language.subformulas); `plain_strip_redundant` is the same rule, each one evaluated on its own.
+    (`check` does), so it is not worked out twice. The sub-formulas are found term by term, each term worked out
+    once (suji.rules.language.subformulas); `plain_strip_redundant` is the same rule, each one evaluated alone.
     """
     return _strip(faces, value, equal_sub_formulas)
 
@@ -195,7 +198,8 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     target = int(rational) if made else None  # type: ignore[arg-type]
     kept = strip_redundant(reading.faces, exact)
     kept_faces = [reading.faces[i] for i in kept]
-    points = formula_score(kept_faces) if target is not None else 0
+    operators, numbers = operator_points(kept_faces), number_dice_used(kept_faces)
+    points = operators * numbers if target is not None else 0  # formula_score, from the two figures shown
     return CheckResult(
         formula=text,
         valid=True,
@@ -203,8 +207,8 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
         target=target,
         dice=reading.dice,
         kept=kept,
-        operator_points=operator_points(kept_faces),
-        number_dice_used=number_dice_used(kept_faces),
+        operator_points=operators,
+        number_dice_used=numbers,
         points=points,
         score=apply_costs(points, rerolled, set_faces),
         rerolled=rerolled,

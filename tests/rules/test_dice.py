@@ -63,6 +63,21 @@ def test_operator_spellings(text, face):
     assert parse_operator_face(text) == face
 
 
+@pytest.mark.parametrize("face", OPERATOR_FACES)
+def test_a_face_as_printed_is_taken_at_once_as_the_spelling_table_reads_it(face):
+    """parse_operator_face answers a printed face without the table: the table reads it as the same face."""
+    from suji.rules.language.spelling import operator_face
+
+    assert parse_operator_face(face) == operator_face(face) == face
+
+
+@pytest.mark.parametrize("value", [["+"], {"+": 1}, ("+",), 1, None, b"+"])
+def test_an_operator_die_that_is_no_text_is_unknown(value):
+    with pytest.raises(DiceError) as info:
+        parse_operator_face(value)
+    assert info.value.code == "unknown_operator_die"
+
+
 @pytest.mark.parametrize("text", ["", "?", "x13", "×9", "^3", "sqrt2", "0"])
 def test_unknown_operator_die(text):
     with pytest.raises(DiceError) as info:

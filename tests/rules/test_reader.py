@@ -428,3 +428,44 @@ def test_the_scanner_lexes_as_lark_does(text):
 @given(st.lists(st.sampled_from(LEXER_PIECES), max_size=12).map("".join))
 def test_the_scanner_lexes_any_text_as_lark_does(text):
     assert _our_lexes(text) == _lark_lexes(text)
+
+
+# ---- the character-at-a-time scan, held to the pattern's ----
+
+
+def _both_scans(text: str) -> tuple:
+    from suji.rules.language.reader import MAX_FORMULA_LENGTH, Scanned
+
+    scanned = Scanned(text)
+    return scanned._scan_now(), scanned._scan_pattern(text[:MAX_FORMULA_LENGTH])
+
+
+def test_each_single_character_is_its_spelling_alone_and_after_any_other():
+    """Every pair of the table's characters: the character-at-a-time scan and the pattern agree (a longer
+    spelling would have to begin with one of them and go on with another)."""
+    from suji.rules.language.spelling import single_characters
+
+    table = single_characters()
+    assert "*" not in table and "＊" not in table and "乗" not in table
+    assert table["x"] == "×" and table["２"] == 2 and table["\u3000"] is None
+    for first in table:
+        fast, plain = _both_scans(first)
+        assert fast == plain
+        for second in table:
+            fast, plain = _both_scans(first + second)
+            assert fast == plain, first + second
+
+
+@settings(max_examples=examples(400))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["1", "2", "６", "0", "×", "x", "X", "ｘ", "✕", "²", "√", "+", "＋", "-", "−", "ー", "–", "÷", "/", "／",
+             " ", "\u3000", "\t", "*", "**", "乗", "^", "sq", "s", "(", "\n"]
+        ),  # fmt: skip
+        max_size=80,
+    ).map("".join)
+)
+def test_the_character_at_a_time_scan_is_the_patterns(text):
+    fast, plain = _both_scans(text)
+    assert fast == plain

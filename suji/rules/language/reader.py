@@ -1,6 +1,7 @@
 """Reading a formula text: the one reader from text to the dice of each reading, with where each die is written.
 
-    text ──scan (the spelling table's pattern)──▶ pieces: a face and its span in the text
+    text ──scan (a character at a time when each is a spelling alone, else the spelling table's pattern)──▶
+         pieces: a face and its span in the text
          ──readings (a × followed by 1 0/1/2 may be a constant die)──▶ the dice of each reading
          ──the automaton (the grammar die by die)──▶ a Reading, or the FormulaError naming the mistake and its column
 
@@ -13,13 +14,23 @@ eval: the grammar file (grammar/suji.lark) is the reference the tests hold this 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from itertools import combinations
 from typing import NamedTuple
 
 from suji.core.text import shown
 from suji.rules.language.automaton import mistake, refusal
 from suji.rules.language.errors import FormulaError
-from suji.rules.language.spelling import SPACE_TERMINAL, Face, constant_die, face_of_match, scanner
+from suji.rules.language.spelling import (
+    NOT_SINGLE,
+    SPACE_TERMINAL,
+    TIMES,
+    Face,
+    constant_die,
+    face_of_match,
+    scanner,
+    single_characters,
+)
 
 # The most characters a formula may have: every reader and every stored formula keeps to it.
 MAX_FORMULA_LENGTH = 200
@@ -44,6 +55,10 @@ class Piece(NamedTuple):
     face: Face | None
 
 
+# Named tuples made without their Python-level __new__ (a scan and a reading make one per die, per request).
+_piece = partial(tuple.__new__, Piece)
+
+
 class UsedDie(NamedTuple):
     """One die in a formula: its face (an int for a digit, the printed symbol for an operator), its column (1-based)
     and where its spelling ends in the text (0-based, exclusive; None when not read from a text). A named tuple:
@@ -56,6 +71,9 @@ class UsedDie(NamedTuple):
     @property
     def text(self) -> str:
         return str(self.face)
+
+
+_die = partial(tuple.__new__, UsedDie)
 
 
 class Scanned:
@@ -75,10 +93,23 @@ class Scanned:
         return self._found
 
     def _scan_now(self) -> tuple[tuple[Piece, ...], int | None]:
+        # Most texts are one-character spellings only (digits, + − × ÷ ² √, spaces): read a character at a time.
+        rest = self.text[:MAX_FORMULA_LENGTH]
+        single = single_characters()
+        found: list[Piece] = []
+        for pos, char in enumerate(rest):
+            face = single.get(char, NOT_SINGLE)
+            if face is NOT_SINGLE:
+                return self._scan_pattern(rest)
+            if face is not None:
+                found.append(_piece((pos, pos + 1, face)))
+        return tuple(found), None
+
+    def _scan_pattern(self, rest: str) -> tuple[tuple[Piece, ...], int | None]:
+        """The scan of any text, with the spelling table's pattern (the reference of the character-at-a-time one)."""
         match = scanner().match
         found: list[Piece] = []
         bad = None
-        rest = self.text[:MAX_FORMULA_LENGTH]
         pos, end = 0, len(rest)
         while pos < end:
             hit = match(rest, pos)
@@ -158,11 +189,13 @@ class Reading:
 def _constant_spots(tokens: tuple[Piece, ...]) -> list[int]:
     """Indexes i where pieces i, i+1, i+2 read "× 1 0/1/2": a constant die, or a × die and a two-digit number."""
     faces = [t.face for t in tokens]
-    return [i for i in range(len(tokens) - 2) if constant_die(*faces[i : i + 3])]
+    return [i for i in range(len(tokens) - 2) if faces[i] == TIMES and constant_die(*faces[i : i + 3])]
 
 
 def _merged(tokens: tuple[Piece, ...], spots: tuple[int, ...]) -> tuple[UsedDie, ...]:
     """The dice of the pieces with the "× 1 d" at each spot read as one constant die."""
+    if not spots:
+        return tuple([_die((face, start + 1, end)) for start, end, face in tokens])
     dice: list[UsedDie] = []
     wanted = set(spots)
     i = 0
@@ -170,17 +203,17 @@ def _merged(tokens: tuple[Piece, ...], spots: tuple[int, ...]) -> tuple[UsedDie,
         piece = tokens[i]
         if i in wanted:
             last = tokens[i + 2]
-            dice.append(UsedDie(f"×1{last.face}", piece.start + 1, last.end))
+            dice.append(_die((f"×1{last.face}", piece.start + 1, last.end)))
             i += 3
         else:
-            dice.append(UsedDie(piece.face, piece.start + 1, piece.end))  # type: ignore[arg-type]
+            dice.append(_die((piece.face, piece.start + 1, piece.end)))
             i += 1
     return tuple(dice)
 
 
 def _reading(dice: tuple[UsedDie, ...]) -> Reading:
     """The dice as a Reading when they form a formula, else the FormulaError naming the first mistake."""
-    faces = tuple(d.face for d in dice)
+    faces = tuple([d[0] for d in dice])
     stop = refusal(faces)
     if stop is not None:
         before = dice[stop - 1] if stop else None

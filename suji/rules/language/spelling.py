@@ -104,6 +104,26 @@ def scanner() -> re.Pattern[str]:
     return re.compile("|".join([*groups, f"(?P<{SPACE_TERMINAL}>{_SPACE_CLASS}+)"]))
 
 
+# Marks a character that is not a whole spelling on its own in `single_characters` (None marks a space).
+NOT_SINGLE = object()
+
+
+@computed_once
+def single_characters() -> dict[str, Face | None]:
+    """The characters that are a whole spelling by themselves, whichever of them follows: each one-character
+    symbol (its face), each digit, ASCII or full width (its value), and each space (None). Only * and ＊ are left
+    out: they may begin **2 and ＊＊２. Every longer spelling needs a character not in this table (乗, ^, a letter
+    other than x), so a text of these characters alone is read a character at a time, without the pattern
+    (suji.rules.language.reader); tests/rules/test_reader.py holds that reading to the pattern's."""
+    table: dict[str, Face | None] = {}
+    for spelling in SPELLINGS:
+        if spelling.face is not None:
+            table.update({s: spelling.face for s in spelling.symbols if len(s) == 1 and s not in "*＊"})
+    table.update({d: digit_value(d) for d in "0123456789０１２３４５６７８９"})
+    table.update(dict.fromkeys(SPACE_CHARS))
+    return table
+
+
 def digit_value(text: str) -> int:
     """The digit a DIGIT spelling stands for (３ is 3)."""
     return int(text.translate(FULL_WIDTH_DIGITS))

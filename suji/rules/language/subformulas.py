@@ -1,173 +1,247 @@
-"""Every sub-formula of a formula with the formula's own value, found in one walk with shared prefixes.
+"""Every sub-formula of a formula with the formula's own value, found term by term, the last term looked up.
 
 The stripping of redundant dice (RULES.md "Redundant dice", suji.rules.scoring.strip_redundant) asks which choices
 of a formula's dice, kept in order, form a formula of the same value. Evaluating each choice on its own
-(`has_value`, as `plain_equal_sub_formulas` does) walks the same first dice again and again: the 11 dice of
-5²+31×4−2÷6 have 2,046 proper choices. Here the choices grow a die at a time from a tree of kept prefixes, each
-prefix's automaton state and partial value computed once and handed to every choice that starts with it:
+(`has_value`, as `plain_equal_sub_formulas` does) walks the same dice again and again: the 11 dice of
+5²+31×4−2÷6 have 2,046 proper choices. A formula is a sum of terms, and a term (its dice between two kept + −)
+is a monomial p/q·√r whatever comes before or after it, so the search splits there:
 
-    faces ──kept prefixes (the automaton's moves, the arithmetic of suji.rules.language.evaluate)──▶
-        the choices that end in an accepting state with the same value ──▶ (size, kept indexes), smallest first
+    faces ──terms: kept dice without + −, grown a die at a time, a size at a time──▶ each term's value, worked
+        out once, filed by value (and listed for the + − dice that may follow it)
+          ──choices: a leading −, then term, + or −, term…, each met with each term once──▶ what a choice still
+            lacks is one term's value or nothing matches, so its last term is looked up by that value
+          ──▶ the kept indexes of every match of the fewest dice, in `itertools.combinations` order
 
-A prefix the automaton refuses, or one that divides by zero, can never become a formula, so its whole branch is
-dropped. The prefixes grow a size at a time, so the search ends at the smallest size with a match. The arithmetic of each move
-is `_walk`'s (suji.rules.language.evaluate), written out again over immutable state so that a prefix can be
-shared: tests/rules/test_subformulas.py holds the matches to `plain_equal_sub_formulas`, which asks `has_value`
-of every choice on its own.
+Most formulas have nothing to strip, and proving that means meeting every choice: here a choice's last term,
+where most choices differ, costs one dictionary look-up for all of them. A term that divides by zero (custom
+dice may show 0) has no value, so no choice keeps it. The arithmetic of each move is `_walk`'s
+(suji.rules.language.evaluate), written out again so that a term is shared by every choice that keeps it:
+tests/rules/test_subformulas.py holds the matches to `plain_equal_sub_formulas`, which asks `has_value` of every
+choice on its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from math import gcd
 
 from suji.rules.exact import squarefree_split
 from suji.rules.language.automaton import (
-    ACCEPTING,
     CONSTANT,
     DIGIT,
+    DIGITS,
+    OPERATOR,
     ROOTED,
-    SIGN,
     SQUARED,
-    START,
     TRANSITIONS,
     accepts,
 )
 from suji.rules.language.evaluate import has_value
-from suji.rules.language.spelling import CONSTANT_FACES, DIVIDE, PLUS, TIMES, Face
+from suji.rules.language.spelling import CONSTANT_FACES, MINUS, PLUS, TIMES, Face
 
 Kept = tuple[int, ...]
-Sums = tuple[tuple[int, int, int], ...]  # ((radicand, numerator, denominator), ...): the terms summed so far
+Key = tuple[int, int, int]  # a monomial p/q·√r as (r, p, q) in lowest terms with q > 0; zero is ZERO
+ZERO: Key = (1, 0, 1)
+# What a choice's terms still lack: (r, numerator, denominator) per radicand, in lowest terms, no zeros.
+Need = tuple[tuple[int, int, int], ...]
 
 
-def _add_term(sums: Sums, r: int, num: int, den: int) -> Sums:
-    """The sums with the term num/den·√r added (unreduced, as `_walk` keeps them)."""
-    for k, (radicand, n, d) in enumerate(sums):
-        if radicand == r:
-            return (*sums[:k], (r, n * den + num * d, d * den), *sums[k + 1 :])
-    return (*sums, (r, num, den))
-
-
-def _ends_with_value(terms: dict[int, tuple[int, int]], state: int, sign: int, p: int, q: int, r: int,
-                     started: bool, op: str, root: bool, squared: bool, number: int, sums: Sums) -> bool:  # fmt: skip
-    """Whether the prefix, closed by the end as `_walk` closes a formula, has the value with these `value_terms`
-    (compared as `has_value` compares: unreduced, by cross-multiplication). A division by zero has no value."""
-    if state != CONSTANT:  # the end closes the last factor
-        if root and not squared and number:
-            p2, r2 = squarefree_split(number)
-        else:
-            p2, r2 = (number * number if squared and not root else number), 1
-        if not started:
-            p, q, r = p2, 1, r2
-        else:
-            if op == TIMES:
-                p *= p2
-            elif p2 == 0:
-                return False
-            else:
-                q = q * p2 * r2
-            if r2 != 1:
-                a, r = squarefree_split(r * r2)
-                p *= a
-    p *= sign
-    # The last term joins the sums (its radicand's, or a sum of its own), and every nonzero sum must be wanted.
-    found = 0
+def _less(need: Need, sign: int, p: int, q: int, r: int) -> Need:
+    """need − sign·p/q·√r, in lowest terms, the zeros left out."""
+    rest = []
     joined = False
-    for radicand, num, den in sums:
-        if radicand == r:
-            num, den, joined = num * q + p * den, den * q, True
-        if num == 0:
-            continue
-        found += 1
-        wanted = terms.get(radicand)
-        if wanted is None or num * wanted[1] != wanted[0] * den:
-            return False
-    if not joined and p != 0:
-        found += 1
-        wanted = terms.get(r)
-        if wanted is None or p * wanted[1] != wanted[0] * q:
-            return False
-    return found == len(terms)
+    for entry in need:
+        if entry[0] == r:
+            joined = True
+            num = entry[1] * q - sign * p * entry[2]
+            if num:
+                den = entry[2] * q
+                g = gcd(num, den)
+                rest.append((r, num // g, den // g))
+        else:
+            rest.append(entry)
+    if not joined and p:
+        g = gcd(p, q)
+        rest.append((r, -sign * p // g, q // g))
+    return tuple(rest)
 
 
 def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> list[Kept]:
     """The proper sub-formulas (kept indexes, in order) of `faces` whose value has these `value_terms`: all of the
     fewest dice that any has, in the order `itertools.combinations` lists them; [] when none has the value.
 
-    The prefixes grow a die a time, all those of one size together (breadth first), so the search ends at the
-    first size with a match, as the plain search does, while every prefix is still worked out once.
+    Terms (kept dice without + −) grow a die at a time, all of one size together. A choice (kept dice ending
+    with a + or −, or none, or a leading −) meets each term once, whichever of the two comes later: as its last
+    term, looked up by the value the choice still needs, or as one more term before a + or −, which makes a
+    longer choice. So when the terms of size s are all in, every match of at most s dice has been met, and the
+    search ends at the first size with a match, as the plain search does.
     """
     n = len(faces)
-    classes = [DIGIT if type(f) is int else f for f in faces]
+    ops = []  # the + and − dice, as (die, sign, bit)
+    inner = []  # the other dice: those a term may keep
+    for j, face in enumerate(faces):
+        if face == PLUS or face == MINUS:
+            ops.append((j, 1 if face == PLUS else -1, 1 << j))
+        else:
+            inner.append(j)
+    last_op = ops[-1][0] if ops else -1
+    best = n - 1  # the most dice a match may have: a proper sub-formula, or fewer once one is found
+    found: list[int] = []  # the matches of `best` dice, as bit masks of the kept dice
+    filed: dict[Key, list[tuple[int, int, int]]] = {}  # the terms by value: (first die, mask, size)
+    middles: list[list[tuple]] = [[] for _ in range(n)]  # by first die: the terms a + or − may follow
+    waiting: dict[Key, list[tuple[int, int, int]]] = {}  # the choices by the value their last term needs
+    # The choices by the die they end with (the empty one and a leading − too): (sign of the next term, need,
+    # mask, size), in the order of those dice, so that a term meets only the choices that end before it.
+    ends = [(-1, [])] + [(o, []) for o, _, _ in ops]
+    choices_after = {after: bucket for after, bucket in ends}
+    follows: list[list | None] = [None] * n  # the + and − dice after each die, as (die, sign, bit)
+    # Choices still to make: (need, sign, a term p/q·√r, mask, size, the + and − dice that may follow the term):
+    # the need less the term, then one choice for each of those dice. The first two have the empty term (p = 0):
+    # the empty choice (a pseudo die before the first) and a leading − for each − die.
+    need = tuple((r, num, den) for r, (num, den) in terms.items())
+    todo: list[tuple] = [
+        (need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]),
+        (need, 1, 0, 1, 1, 0, 0, [o for o in ops if o[1] < 0]),
+    ]
     moves = TRANSITIONS
-    # A prefix: (where its next die may start, kept indexes, then the state of `_walk`'s loop after them).
-    frontier: list[tuple] = [(0, (), START, 1, 0, 0, 0, False, TIMES, False, False, 0, ())]
-    for _size in range(1, n):
-        grown: list[tuple] = []
-        found: list[Kept] = []
-        for start, kept, state, sign, p, q, r, started, op, root, squared, number, sums in frontier:
-            for j in range(start, n):
+    classes = [DIGIT if type(f) is int else f for f in faces]
+    # A term being grown: (next index into `inner`, first die, mask, automaton state, the factors before the
+    # last one as p/q·√r (q == 0: none yet), how the last joins them (× or ÷), whether it is rooted, its number).
+    # It starts empty, before its first die (a digit or a √: the automaton after an operator).
+    level = [(k, j, 0, OPERATOR, 0, 0, 0, TIMES, False, 0) for k, j in enumerate(inner)]
+    size = 0
+    m = len(inner)
+    while level and size < best:
+        size += 1
+        grown = []  # the terms that may still grow: those whose last die is not the last die a term may keep
+        for k0, first, mask, state, p, q, r, op, root, number in level:
+            for k in range(k0, m if size > 1 else k0 + 1):  # an empty term takes just its first die
+                j = inner[k]
                 face = faces[j]
                 nxt = moves[state].get(classes[j])
                 if nxt is None:
                     continue
-                here = (*kept, j)
-                if type(face) is int:
-                    prefix = (
-                        j + 1,
-                        here,
-                        nxt,
-                        sign,
-                        p,
-                        q,
-                        r,
-                        started,
-                        op,
-                        root,
-                        squared,
-                        number * 10 + face,
-                        sums,
-                    )
+                bit = mask | (1 << j)
+                if nxt == DIGITS or nxt == SQUARED:  # the term may end here: its last factor is closed
+                    if nxt == DIGITS:
+                        number2 = number * 10 + face  # type: ignore[operator]
+                        if k + 1 < m:
+                            grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number2))
+                        p2, r2 = squarefree_split(number2) if root and number2 else (number2, 1)
+                    else:  # √n² is n
+                        if k + 1 < m:
+                            grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number))
+                        p2, r2 = (number if root else number * number), 1
+                    if not q:
+                        p1, q1, r1 = p2, 1, r2
+                    else:
+                        p1, q1, r1 = p, q, r
+                        if op == TIMES:
+                            p1 *= p2
+                        elif p2 == 0:
+                            continue  # divides by zero: not a term (a longer number may still follow)
+                        else:
+                            q1 *= p2 * r2
+                        if r2 != 1:
+                            a, r1 = squarefree_split(r1 * r2)
+                            p1 *= a
                 elif nxt == ROOTED:
-                    prefix = (j + 1, here, nxt, sign, p, q, r, started, op, True, squared, number, sums)
-                elif nxt == SQUARED:
-                    prefix = (j + 1, here, nxt, sign, p, q, r, started, op, root, True, number, sums)
-                elif nxt == SIGN:
-                    prefix = (j + 1, here, nxt, -1, p, q, r, started, op, root, squared, number, sums)
-                else:  # a constant die, × ÷ or + −: the factor before it is complete (unless a constant closed it)
-                    p1, q1, r1, started1 = p, q, r, started
-                    if state != CONSTANT:
-                        if root and not squared and number:
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, True, number))
+                    continue
+                else:  # a constant die, × or ÷: the last factor joins the term (unless a constant closed it)
+                    if state == CONSTANT:
+                        p1, q1, r1 = p, q, r
+                    else:
+                        if root and state != SQUARED and number:
                             p2, r2 = squarefree_split(number)
                         else:
-                            p2, r2 = (number * number if squared and not root else number), 1
-                        if not started:
-                            p1, q1, r1, started1 = p2, 1, r2, True
+                            p2, r2 = (number * number if state == SQUARED and not root else number), 1
+                        if not q:
+                            p1, q1, r1 = p2, 1, r2
                         else:
+                            p1, q1, r1 = p, q, r
                             if op == TIMES:
                                 p1 *= p2
                             elif p2 == 0:
-                                continue  # a division by zero: no formula starts with these dice
+                                continue  # a division by zero: no term goes on from these dice
                             else:
                                 q1 *= p2 * r2
                             if r2 != 1:
                                 a, r1 = squarefree_split(r1 * r2)
                                 p1 *= a
-                    if nxt == CONSTANT:
-                        prefix = (j + 1, here, nxt, sign, p1 * CONSTANT_FACES[face], q1, r1, started1, op, False,
-                                  False, 0, sums)  # fmt: skip
-                    elif face == TIMES or face == DIVIDE:
-                        prefix = (j + 1, here, nxt, sign, p1, q1, r1, started1, face, False, False, 0, sums)
-                    else:  # + or −: the term is complete
-                        prefix = (j + 1, here, nxt, 1 if face == PLUS else -1, 0, 0, 0, False, TIMES, False, False,
-                                  0, _add_term(sums, r1, sign * p1, q1))  # fmt: skip
-                grown.append(prefix)
-                if nxt in ACCEPTING and _ends_with_value(terms, *prefix[2:]):
-                    found.append(here)
-        if found:
-            return found  # parents in combinations' order, each one's children in it too: so are these
-        frontier = grown
-    return []
+                    if nxt != CONSTANT:
+                        if k + 1 < m:
+                            grown.append((k + 1, first, bit, nxt, p1, q1, r1, face, False, 0))  # type: ignore[arg-type]
+                        continue
+                    p1 *= CONSTANT_FACES[face]  # type: ignore[index]
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p1, q1, r1, op, False, 0))
+                # A term p1/q1·√r1 of `size` dice, from `first` to j: filed, and met with the choices so far.
+                if p1 == 0:
+                    key = ZERO
+                else:
+                    g = gcd(p1, q1)
+                    key = (r1, p1 // g, q1 // g)
+                same = filed.get(key)
+                if same is None:
+                    filed[key] = [(first, bit, size)]
+                else:
+                    same.append((first, bit, size))
+                for after, choice_mask, choice_size in waiting.get(key, ()):
+                    total = choice_size + size
+                    if first > after and total <= best:
+                        if total < best:
+                            best, found = total, []
+                        found.append(choice_mask | bit)
+                if j < last_op:
+                    follow = follows[j]
+                    if follow is None:
+                        follow = follows[j] = [o for o in ops if o[0] > j]
+                    middles[first].append((bit, size, p1, q1, r1, follow))
+                    room = best - size - 2
+                    for after, bucket in ends:
+                        if after > first:
+                            break
+                        for sign, need, choice_mask, choice_size in bucket:
+                            if choice_size <= room:
+                                todo.append(
+                                    (need, sign, p1, q1, r1, choice_mask | bit, choice_size + size, follow)
+                                )
+        level = grown
+        while todo:  # the new choices: each meets the terms so far
+            need, sign, p, q, r, mask, size0, follow = todo.pop()
+            if p:
+                need = _less(need, sign, p, q, r)
+            size0 += 1
+            single = len(need) < 2  # one term can make up the need
+            if need:
+                r, num, den = need[0]
+            for after, sign, bit in follow:
+                mask2 = mask | bit
+                if single:  # the choice waits for a term of the value it needs, and meets those filed
+                    key = (r, sign * num, den) if need else ZERO
+                    same = waiting.get(key)
+                    if same is None:
+                        waiting[key] = [(after, mask2, size0)]
+                    else:
+                        same.append((after, mask2, size0))
+                    for first, term_mask, term_size in filed.get(key, ()):
+                        total = size0 + term_size
+                        if first > after and total <= best:
+                            if total < best:
+                                best, found = total, []
+                            found.append(mask2 | term_mask)
+                choices_after[after].append((sign, need, mask2, size0))
+                if size0 + 3 <= best:  # room for a term, a + or −, and a last term
+                    for first in range(after + 1, last_op):
+                        for term_mask, term_size, p3, q3, r3, follow2 in middles[first]:
+                            if size0 + term_size + 2 <= best:
+                                todo.append(
+                                    (need, sign, p3, q3, r3, mask2 | term_mask, size0 + term_size, follow2)
+                                )
+    return sorted(tuple(i for i in range(n) if mask >> i & 1) for mask in found)
 
 
 def plain_equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]]) -> list[Kept]:
