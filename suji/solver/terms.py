@@ -192,6 +192,7 @@ class Terms:
         # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
         self._factors = {u: values for u, values in factors(dice).items() if not (u + bias) & high}
         factor_groups = list(self._factors.items())
+        f_least = {u: min(values) for u, values in factor_groups}  # each factor group's smallest value
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
         # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
@@ -244,11 +245,15 @@ class Terms:
                             fractions = (
                                 [v for v in values if type(v) is not int] if len(whole) < len(values) else []
                             )
+                            least = min(whole) if whole else 0
                         for u, f_values in groups:
                             joined = with_op + u
                             into = grown_open[joined]
                             if op == TIMES:
-                                into |= {v * f for v in whole for f in f_values}
+                                # Products beyond the bound would be dropped before the next round: not made.
+                                bound = (caps.get(joined) or cap(joined))[1]
+                                if whole and least * f_least[u] <= bound:
+                                    into |= {x for v in whole for f in f_values if (x := v * f) <= bound}
                                 if fractions:
                                     multiply_all(fractions, f_values, into)
                             elif whole_only:  # the one ÷ die: values are whole here
