@@ -110,7 +110,7 @@ class _SumSearch:
         ]
 
     def run(self) -> None:
-        most_terms = self.most_terms
+        most_terms, fits, low, top = self.most_terms, self.fits, self.low_target, self.high_target
         bias, high, whole = self.bias, self.high, self.whole
         everything = [(g.usage, g.lo, g.hi, g) for g in self.groups]
         for i, group in enumerate(self.groups):
@@ -128,11 +128,23 @@ class _SumSearch:
                     if candidates is None:
                         usage = group.usage
                         candidates = [c for c in everything[i:] if not (usage + c[0] + bias) & high]
-                    if sign > 0:
-                        sums = values
+                        if not candidates:
+                            break
+                        reach = self.room(usage)[0]
+                    # The values that the terms left can still bring to a target, with their signs.
+                    x_lo = low - reach if fits[p + 1][q] else low
+                    x_hi = top + reach if fits[p][q + 1] else top
+                    if whole:
+                        if sign > 0:
+                            sums = {v for v in values if x_lo <= v <= x_hi}  # type: ignore[operator]
+                        else:
+                            sums = {-v for v in values if x_lo <= -v <= x_hi}  # type: ignore[operator]
                     else:
-                        sums = {-v for v in values} if whole else {q_neg(v) for v in values}  # type: ignore[operator]
-                    self.grow([(sign, group)], group.usage, candidates, p, q, lo, hi, sums)
+                        sums = {
+                            x for v in values if x_lo <= q_float(x := v if sign > 0 else q_neg(v)) <= x_hi
+                        }
+                    if sums:
+                        self.grow([(sign, group)], usage, candidates, p, q, lo, hi, sums)
 
     def fits_signs(self, p: int, q: int) -> bool:
         """Whether p positive and q negative terms fit the sign dice: a positive term first needs no die, a
