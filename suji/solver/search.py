@@ -111,7 +111,7 @@ _FACE_HIGH = sum(16 << (FIELD * i) for i in range(len(_FACEFIELD)))
 
 def _dice_code(faces: Faces) -> int:
     """The multiset of a formula's faces as one int (5 bits a face), for a quick "fewer of every face" test."""
-    return sum(_FACEFIELD[f] for f in faces)
+    return sum(map(_FACEFIELD.__getitem__, faces))
 
 
 def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
@@ -139,11 +139,24 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
 
 
 def _best(target: int, formulas: list[Faces]) -> Best:
-    scored = [(formula_score(f), f) for f in formulas]
+    # A formula's score follows from its dice: scored once for each set of dice (many formulas are the same
+    # terms in another order).
+    by_dice: dict[int, int] = {}
+    scored = []
+    for f in formulas:
+        code = _dice_code(f)
+        score = by_dice.get(code)
+        if score is None:
+            score = by_dice[code] = formula_score(f)
+        scored.append((score, f))
     score = max(s for s, _ in scored)
     # One best formula, chosen reproducibly: one without a leading sign when the score allows it (pupils meet
     # negative numbers in 中1, after this game's readers), then the fewest dice, then the canonical print.
-    faces = min((f for s, f in scored if s == score), key=lambda f: (f[0] == MINUS, len(f), format_faces(f)))
+    # (The print is worked out only for the formulas that tie on the rest; the first of equals is kept.)
+    best = [f for s, f in scored if s == score]
+    first = min((f[0] == MINUS, len(f)) for f in best)
+    best = [f for f in best if (f[0] == MINUS, len(f)) == first]
+    faces = best[0] if len(best) == 1 else min(best, key=format_faces)
     return Best(target, score, faces, len(formulas))
 
 
