@@ -245,7 +245,7 @@ class Terms:
                             fractions = (
                                 [v for v in values if type(v) is not int] if len(whole) < len(values) else []
                             )
-                            least = min(whole) if whole else 0
+                            least, largest = (min(whole), max(whole)) if whole else (0, 0)
                         for u, f_values in groups:
                             joined = with_op + u
                             into = grown_open[joined]
@@ -257,7 +257,11 @@ class Terms:
                                 if fractions:
                                     multiply_all(fractions, f_values, into)
                             elif whole_only:  # the one ÷ die: values are whole here
-                                _divide_whole(whole, f_values, into, (caps.get(joined) or cap(joined))[2])
+                                most = (caps.get(joined) or cap(joined))[2]
+                                # v ÷ f is whole only when f ≤ v, and a fraction is kept only when the dice left
+                                # can multiply its denominator away (f ≤ v × most).
+                                if f_least[u] <= largest * most:
+                                    _divide_whole(whole, f_values, into, most)
                             else:
                                 divide_all(values, f_values, into)
             frontier_open, frontier_closed = grown_open, grown_closed
