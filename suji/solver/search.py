@@ -123,16 +123,20 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
     """
     kept: list[Faces] = []
     by_dice: dict[int, list[Faces]] = {}
+    # below[code]: the lists of shorter kept formulas whose dice are among `code`'s, found once for each set of
+    # dice. They are complete by then: their formulas are shorter, so they all came before.
+    below: dict[int, list[list[Faces]]] = {}
     for f in sorted(set(formulas), key=len):
         code = _dice_code(f)
-        reducible = False
-        for g_code, shorter in by_dice.items():
+        lists = below.get(code)
+        if lists is None:
             # g_code ≠ code: fewer dice in all (the same dice make a formula of the same length).
-            if g_code != code and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH:
-                if any(is_subsequence(g, f) for g in shorter):
-                    reducible = True
-                    break
-        if not reducible:
+            lists = below[code] = [
+                shorter
+                for g_code, shorter in by_dice.items()
+                if g_code != code and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH
+            ]
+        if not any(is_subsequence(g, f) for shorter in lists for g in shorter):
             kept.append(f)
             by_dice.setdefault(code, []).append(f)
     return kept
