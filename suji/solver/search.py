@@ -111,7 +111,7 @@ _FACE_HIGH = sum(16 << (FIELD * i) for i in range(len(_FACEFIELD)))
 
 def _dice_code(faces: Faces) -> int:
     """The multiset of a formula's faces as one int (5 bits a face), for a quick "fewer of every face" test."""
-    return sum(_FACEFIELD[f] for f in faces)
+    return sum(map(_FACEFIELD.__getitem__, faces))
 
 
 def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
@@ -123,27 +123,44 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
     """
     kept: list[Faces] = []
     by_dice: dict[int, list[Faces]] = {}
+    # below[code]: the lists of shorter kept formulas whose dice are among `code`'s, found once for each set of
+    # dice. They are complete by then: their formulas are shorter, so they all came before.
+    below: dict[int, list[list[Faces]]] = {}
     for f in sorted(set(formulas), key=len):
         code = _dice_code(f)
-        reducible = False
-        for g_code, shorter in by_dice.items():
+        lists = below.get(code)
+        if lists is None:
             # g_code ≠ code: fewer dice in all (the same dice make a formula of the same length).
-            if g_code != code and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH:
-                if any(is_subsequence(g, f) for g in shorter):
-                    reducible = True
-                    break
-        if not reducible:
+            lists = below[code] = [
+                shorter
+                for g_code, shorter in by_dice.items()
+                if g_code != code and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH
+            ]
+        if not any(is_subsequence(g, f) for shorter in lists for g in shorter):
             kept.append(f)
             by_dice.setdefault(code, []).append(f)
     return kept
 
 
 def _best(target: int, formulas: list[Faces]) -> Best:
-    scored = [(formula_score(f), f) for f in formulas]
+    # A formula's score follows from its dice: scored once for each set of dice (many formulas are the same
+    # terms in another order).
+    by_dice: dict[int, int] = {}
+    scored = []
+    for f in formulas:
+        code = _dice_code(f)
+        score = by_dice.get(code)
+        if score is None:
+            score = by_dice[code] = formula_score(f)
+        scored.append((score, f))
     score = max(s for s, _ in scored)
     # One best formula, chosen reproducibly: one without a leading sign when the score allows it (pupils meet
     # negative numbers in 中1, after this game's readers), then the fewest dice, then the canonical print.
-    faces = min((f for s, f in scored if s == score), key=lambda f: (f[0] == MINUS, len(f), format_faces(f)))
+    # (The print is worked out only for the formulas that tie on the rest; the first of equals is kept.)
+    best = [f for s, f in scored if s == score]
+    first = min((f[0] == MINUS, len(f)) for f in best)
+    best = [f for f in best if (f[0] == MINUS, len(f)) == first]
+    faces = best[0] if len(best) == 1 else min(best, key=format_faces)
     return Best(target, score, faces, len(formulas))
 
 

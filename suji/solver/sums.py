@@ -5,19 +5,18 @@
     a hit ──spell_sum──▶ every formula writing it (each spelling of each term, each order the signs allow)
 
 `find_sums` grows multisets of term groups whose dice fit in the roll (group indexes never decrease, so each
-multiset once; each node keeps the groups that may still come next), keeping the range their sum can take, and
-drops a branch as soon as no target is in reach, even with the most that the dice left can still add or take
-away (suji.solver.terms.DiceCounts.room). For each multiset it loops over the values of all terms but the one
-with the most values, only those that keep the sum within reach (by bisection in their sorted values), and
-looks that last one up: with whole terms (fewer than two ÷ dice) by the values the targets need, one set test
-for all targets; with fractions in the sorted whole values when they are few, else by trying each target.
+multiset once; each node keeps the groups that may still come next), keeping the range their sum can take and
+the set of its partial sums, and drops a branch, or a partial sum, as soon as no target is in reach, even with
+the most that the dice left can still add or take away (suji.solver.terms.DiceCounts.room). A node works out
+once the values a last term would need to land its partial sums on a target, added or taken away; then each
+group that may come last is one set test (`isdisjoint`), and only a group that passes is looked at value by
+value. Fractions (two ÷ dice) go the same way in suji.rules.exact's rationals.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from itertools import permutations, product
 from typing import NamedTuple
 
@@ -35,15 +34,13 @@ OnHit = Callable[[list[Picked], int, int, int], None]
 
 
 class TermGroup(NamedTuple):
-    """The terms of one set of dice: their values, the range of those values (a little widened when some are
-    fractions, to compare floats safely), the whole values sorted and the fractional ones."""
+    """The terms of one set of dice: their values and the range of those values (a little widened when some are
+    fractions, to compare floats safely)."""
 
     usage: int
     values: set[Rational]
     lo: float
     hi: float
-    whole: list[int]
-    fractions: list[Rational]
 
 
 def term_groups(terms: Terms) -> list[TermGroup]:
@@ -53,29 +50,11 @@ def term_groups(terms: Terms) -> list[TermGroup]:
     for usage in sorted(by_usage):
         values = by_usage[usage]
         if terms.whole_only:  # whole values only: the range is exact
-            whole = sorted(values)  # type: ignore[type-var]
-            groups.append(TermGroup(usage, values, whole[0], whole[-1], whole, []))
+            groups.append(TermGroup(usage, values, min(values), max(values)))  # type: ignore[type-var]
             continue
-        whole = sorted([v for v in values if type(v) is int])
-        fractions = [v for v in values if type(v) is not int]
-        floats = [v[0] / v[1] for v in fractions]  # type: ignore[index]
-        if whole:
-            floats += (whole[0], whole[-1])
-        groups.append(TermGroup(usage, values, min(floats) - 1e-6, max(floats) + 1e-6, whole, fractions))
+        floats = [q_float(v) for v in values]
+        groups.append(TermGroup(usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
     return groups
-
-
-def _partial_sums(others: Sequence[tuple[int, TermGroup]]) -> Iterator[tuple[tuple[Rational, ...], Rational]]:
-    """Each choice of one value per signed group, with the sum of the choice (an int while it stays whole)."""
-    signs = [s for s, _ in others]
-    for combo in product(*(g.values for _, g in others)):
-        partial: Rational = 0
-        for s, v in zip(signs, combo, strict=True):
-            if type(partial) is int and type(v) is int:
-                partial = partial + v if s > 0 else partial - v
-            else:
-                partial = q_add(partial, v if s > 0 else q_neg(v))
-        yield combo, partial
 
 
 def find_sums(dice: DiceCounts, terms: Terms, targets: set[int], on_hit: OnHit) -> None:
@@ -102,7 +81,7 @@ class _SumSearch:
         self.groups = term_groups(terms)
         # Whole terms only (always, unless two ÷ dice were rolled): the sums are ints and a quicker evaluation
         # looks the last term up by the values it would need.
-        self.evaluate = self._evaluate_whole if terms.whole_only else self._evaluate_rational
+        self.whole = terms.whole_only
         # fits[p][q]: whether p positive and q negative terms fit the sign dice (looked up, not worked out, in
         # the search's innermost loop).
         most = self.most_terms + 1
@@ -131,23 +110,41 @@ class _SumSearch:
         ]
 
     def run(self) -> None:
-        low_target, high_target, most_terms = self.low_target, self.high_target, self.most_terms
-        bias, high = self.bias, self.high
+        most_terms, fits, low, top = self.most_terms, self.fits, self.low_target, self.high_target
+        bias, high, whole = self.bias, self.high, self.whole
         everything = [(g.usage, g.lo, g.hi, g) for g in self.groups]
         for i, group in enumerate(self.groups):
             candidates = None
+            values = group.values
+            for t in self.target_list:  # one term, never negative
+                if t in values:
+                    self.on_hit([(1, group.usage, t)], 1, 0, t)
+            if most_terms == 1:
+                continue
             for sign in (1, -1):
                 p, q = int(sign > 0), int(sign < 0)
                 if self.fits_signs(p, q):
                     lo, hi = (group.lo, group.hi) if sign > 0 else (-group.hi, -group.lo)
-                    chosen = [(sign, group)]
-                    if lo <= high_target and hi >= low_target:
-                        self.evaluate(chosen, p, q)
-                    if p + q < most_terms:
-                        if candidates is None:
-                            usage = group.usage
-                            candidates = [c for c in everything[i:] if not (usage + c[0] + bias) & high]
-                        self.grow(chosen, group.usage, candidates, p, q, lo, hi)
+                    if candidates is None:
+                        usage = group.usage
+                        candidates = [c for c in everything[i:] if not (usage + c[0] + bias) & high]
+                        if not candidates:
+                            break
+                        reach = self.room(usage)[0]
+                    # The values that the terms left can still bring to a target, with their signs.
+                    x_lo = low - reach if fits[p + 1][q] else low
+                    x_hi = top + reach if fits[p][q + 1] else top
+                    if whole:
+                        if sign > 0:
+                            sums = {v for v in values if x_lo <= v <= x_hi}  # type: ignore[operator]
+                        else:
+                            sums = {-v for v in values if x_lo <= -v <= x_hi}  # type: ignore[operator]
+                    else:
+                        sums = {
+                            x for v in values if x_lo <= q_float(x := v if sign > 0 else q_neg(v)) <= x_hi
+                        }
+                    if sums:
+                        self.grow([(sign, group)], usage, candidates, p, q, lo, hi, sums)
 
     def fits_signs(self, p: int, q: int) -> bool:
         """Whether p positive and q negative terms fit the sign dice: a positive term first needs no die, a
@@ -157,12 +154,15 @@ class _SumSearch:
         return (p >= 1 and p - 1 <= self.plus) or (q >= 1 and p <= self.plus)
 
     def grow(self, chosen: list[tuple[int, TermGroup]], usage: int, candidates: list[Candidate], p: int, q: int,
-             lo: float, hi: float) -> None:  # fmt: skip
-        """Evaluate every multiset one term larger than `chosen` (p positive, q negative terms; its sum within
-        [lo, hi]) with a target in reach, and grow it in turn unless it is as large as the sign dice allow.
+             lo: float, hi: float, sums: set[Rational]) -> None:  # fmt: skip
+        """Report every multiset one term larger than `chosen` (p positive, q negative terms; their partial sums
+        `sums`, within [lo, hi]) that lands on a target, and grow it in turn unless it is as large as the sign dice
+        allow.
 
         `candidates` are the groups that may come next (at or after the last one chosen, so each multiset comes
-        once; a term may repeat if the dice allow) whose dice fit beside `usage`."""
+        once; a term may repeat if the dice allow) whose dice fit beside `usage`. The values a last term added or
+        taken away would need to land on a target are worked out once for the node (`need_up`, `need_down`),
+        so each candidate is one set test."""
         step = self.steps[p][q]
         if step is None:
             return
@@ -170,7 +170,8 @@ class _SumSearch:
             last_size = step  # fmt: skip
         up_after_minus = plus_after_minus
         low_target, high_target = self.low_target, self.high_target
-        bias, high, reach_of, evaluate = self.bias, self.high, self.reach, self.evaluate
+        bias, high, reach_of = self.bias, self.high, self.reach
+        need_up = need_down = None
         # A multiset one term larger is only worth a look when a target is in its reach or in that of the terms
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
         # leaves the room is small, so most branches end here.
@@ -182,196 +183,105 @@ class _SumSearch:
             after = None  # the candidates after this one, worked out when a larger multiset grows
             if add_plus and (minus_left or lo + g_lo <= high_target):
                 new_lo, new_hi = lo + g_lo, hi + g_hi
-                if (new_lo - reach if down_after_plus else new_lo) <= high_target and (
-                    new_hi + reach if up_after_plus else new_hi
-                ) >= low_target:
-                    chosen.append((1, group))
+                x_lo = low_target - reach if up_after_plus else low_target
+                x_hi = high_target + reach if down_after_plus else high_target
+                if new_lo <= x_hi and new_hi >= x_lo:
                     if new_lo <= high_target and new_hi >= low_target:
-                        evaluate(chosen, p + 1, q)
+                        if need_up is None:
+                            need_up = self.needs(sums, 1)
+                        if not group.values.isdisjoint(need_up):
+                            self.report(chosen, sums, 1, group, p + 1, q)
                     if not last_size:
                         after = [c for c in candidates[k:] if not (joined + c[0] + bias) & high]
                         if after:
-                            self.grow(chosen, joined, after, p + 1, q, new_lo, new_hi)
-                    chosen.pop()
+                            self.deeper(chosen, joined, after, p + 1, q, sums, 1, group, x_lo, x_hi)
             # With no + die left for later terms, a sum already below every target stays below.
             if add_minus and (plus_after_minus or hi - g_lo >= low_target):
                 new_lo, new_hi = lo - g_hi, hi - g_lo
-                if (new_lo - reach if down_after_minus else new_lo) <= high_target and (
-                    new_hi + reach if up_after_minus else new_hi
-                ) >= low_target:
-                    chosen.append((-1, group))
+                x_lo = low_target - reach if up_after_minus else low_target
+                x_hi = high_target + reach if down_after_minus else high_target
+                if new_lo <= x_hi and new_hi >= x_lo:
                     if new_lo <= high_target and new_hi >= low_target:
-                        evaluate(chosen, p, q + 1)
+                        if need_down is None:
+                            need_down = self.needs(sums, -1)
+                        if not group.values.isdisjoint(need_down):
+                            self.report(chosen, sums, -1, group, p, q + 1)
                     if not last_size:
                         if after is None:
                             after = [c for c in candidates[k:] if not (joined + c[0] + bias) & high]
                         if after:
-                            self.grow(chosen, joined, after, p, q + 1, new_lo, new_hi)
-                    chosen.pop()
+                            self.deeper(chosen, joined, after, p, q + 1, sums, -1, group, x_lo, x_hi)
 
-    def _evaluate_whole(self, chosen: list[tuple[int, TermGroup]], p: int, q: int) -> None:
-        """Report every sum of the chosen whole terms that lands on a target: the values of all terms but the one
-        with the most values that keep the sum within reach (by bisection in their sorted values), and that
-        last one looked up by the value each target needs."""
-        on_hit, targets = self.on_hit, self.target_list
-        if len(chosen) != 2:
-            if len(chosen) == 1:
-                sign, group = chosen[0]
-                if sign > 0:  # one term, never negative
-                    for t in targets:
-                        if t in group.values:
-                            on_hit([(sign, group.usage, t)], p, q, t)
+    def deeper(self, chosen: list[tuple[int, TermGroup]], joined: int, after: list[Candidate], p: int, q: int,
+               sums: set[Rational], sign: int, group: TermGroup, x_lo: float, x_hi: float) -> None:  # fmt: skip
+        """Grow `chosen` with `group` added with `sign`: its partial sums that the dice left can still bring to a
+        target (within [x_lo, x_hi])."""
+        values = group.values
+        if self.whole:
+            if sign > 0:
+                grown = {x for a in sums for v in values if x_lo <= (x := a + v) <= x_hi}  # type: ignore[operator]
             else:
-                self._evaluate_many(chosen, p, q)
-            return
-        # The common case of a sum of two terms, written out.
-        (s, g), (s_last, g_last) = chosen
-        if len(g.values) > len(g_last.values):
-            (s, g), (s_last, g_last) = chosen[1], chosen[0]
-        if s_last > 0:
-            v_lo, v_hi = self.low_target - g_last.hi, self.high_target - g_last.lo  # the range s·v must be in
+                grown = {x for a in sums for v in values if x_lo <= (x := a - v) <= x_hi}  # type: ignore[operator]
+            if not grown:
+                return
+            lo, hi = min(grown), max(grown)  # type: ignore[type-var]
         else:
-            v_lo, v_hi = self.low_target + g_last.lo, self.high_target + g_last.hi
-        if s < 0:
-            v_lo, v_hi = -v_hi, -v_lo
-        whole, last_values = g.whole, g_last.values
-        for v in whole[bisect_left(whole, v_lo) : bisect_right(whole, v_hi)]:
-            partial = v if s > 0 else -v
-            needs = [t - partial for t in targets] if s_last > 0 else [partial - t for t in targets]
-            if last_values.isdisjoint(needs):
-                continue
-            for t, need in zip(targets, needs, strict=True):
-                if need in last_values:
-                    on_hit([(s, g.usage, v), (s_last, g_last.usage, need)], p, q, t)
+            grown = {
+                x
+                for a in sums
+                for v in values
+                if x_lo <= q_float(x := q_add(a, v if sign > 0 else q_neg(v))) <= x_hi
+            }
+            if not grown:
+                return
+            floats = [q_float(x) for x in grown]
+            lo, hi = min(floats) - 1e-6, max(floats) + 1e-6
+        chosen.append((sign, group))
+        self.grow(chosen, joined, after, p, q, lo, hi, grown)  # type: ignore[arg-type]
+        chosen.pop()
 
-    def _evaluate_many(self, chosen: list[tuple[int, TermGroup]], p: int, q: int) -> None:
-        """`_evaluate_whole` for three terms or more: the values of the first others that keep the sum within
-        reach, each time, then those of the next (three terms, the common case, as two loops)."""
-        on_hit, targets = self.on_hit, self.target_list
-        last = max(range(len(chosen)), key=lambda k: len(chosen[k][1].values))
-        s_last, g_last = chosen[last]
-        others = chosen[:last] + chosen[last + 1 :]
-        # rest[k]: the range the terms after others[k] add (the last one included), with their signs.
-        lo, hi = (g_last.lo, g_last.hi) if s_last > 0 else (-g_last.hi, -g_last.lo)
-        rest = [(lo, hi)]
-        for s, g in reversed(others[1:]):
-            lo, hi = (lo + g.lo, hi + g.hi) if s > 0 else (lo - g.hi, hi - g.lo)
-            rest.append((lo, hi))
-        rest.reverse()
-        low, high, last_values, u_last = self.low_target, self.high_target, g_last.values, g_last.usage
-        # Partial sums of all others but the final one, each with its picked terms.
-        partials: list[tuple[int, list[Picked]]] = [(0, [])]
-        for k in range(len(others) - 1):
-            s, g = others[k]
-            rest_lo, rest_hi = rest[k]
-            whole, grown = g.whole, []
-            for partial, picked in partials:
-                v_lo, v_hi = low - partial - rest_hi, high - partial - rest_lo  # the range s·v must be in
-                if s < 0:
-                    v_lo, v_hi = -v_hi, -v_lo
-                for v in whole[bisect_left(whole, v_lo) : bisect_right(whole, v_hi)]:
-                    grown.append((partial + v if s > 0 else partial - v, [*picked, (s, g.usage, v)]))
-            partials = grown
-        s, g = others[-1]
-        rest_lo, rest_hi = rest[-1]
-        whole, usage = g.whole, g.usage
-        for partial, picked in partials:
-            v_lo, v_hi = low - partial - rest_hi, high - partial - rest_lo
-            if s < 0:
-                v_lo, v_hi = -v_hi, -v_lo
-            for v in whole[bisect_left(whole, v_lo) : bisect_right(whole, v_hi)]:
-                sum_ = partial + v if s > 0 else partial - v
-                needs = [t - sum_ for t in targets] if s_last > 0 else [sum_ - t for t in targets]
-                if last_values.isdisjoint(needs):
-                    continue
-                for t, need in zip(targets, needs, strict=True):
-                    if need in last_values:
-                        on_hit([*picked, (s, usage, v), (s_last, u_last, need)], p, q, t)
+    def needs(self, sums: set[Rational], sign: int) -> set[Rational]:
+        """The values a last term, added (sign 1) or taken away (−1), would need to bring one of these partial
+        sums to a target."""
+        targets = self.target_list
+        if self.whole:
+            if sign > 0:
+                return {t - a for a in sums for t in targets}  # type: ignore[operator]
+            return {a - t for a in sums for t in targets}  # type: ignore[operator]
+        if sign > 0:
+            return {q_add(t, q_neg(a)) for a in sums for t in targets}
+        return {q_add(a, -t) for a in sums for t in targets}
 
-    def _evaluate_rational(self, chosen: list[tuple[int, TermGroup]], p: int, q: int) -> None:
-        """Report every sum of the chosen terms (some of them fractions) that lands on a target: each value of all
-        terms but the one with the most values, and that last one looked up."""
-        last, most = 0, -1
-        for k, (_, group) in enumerate(chosen):
-            if len(group.values) > most:
-                last, most = k, len(group.values)
-        s_last, g_last = chosen[last]
-        others = chosen[:last] + chosen[last + 1 :]
-        # The range the last term adds, with its sign.
-        last_lo, last_hi = (g_last.lo, g_last.hi) if s_last > 0 else (-g_last.hi, -g_last.lo)
-        low, high = self.low_target, self.high_target
-        on_hit, landings = self.on_hit, self._landings
-        if len(others) == 1:
-            # The common case of a sum of two terms: only the other term's values that can bring the sum
-            # within reach of a target, its whole values found by bisection.
-            (s, g), u_last = others[0], g_last.usage
-            v_lo, v_hi = low - last_hi, high - last_lo  # the range s·v must be in
-            if s < 0:
-                v_lo, v_hi = -v_hi, -v_lo
-            whole = g.whole
-            for v in whole[bisect_left(whole, v_lo) : bisect_right(whole, v_hi)]:
-                for need, target in landings(v if s > 0 else -v, True, s_last, g_last):
-                    on_hit([(s, g.usage, v), (s_last, u_last, need)], p, q, target)
-            for v in g.fractions:
-                partial = v if s > 0 else q_neg(v)
-                near = q_float(partial)
-                if near + last_hi < low or near + last_lo > high:
-                    continue
-                for need, target in landings(partial, False, s_last, g_last):
-                    on_hit([(s, g.usage, v), (s_last, u_last, need)], p, q, target)
-            return
-        for combo, partial in _partial_sums(others):
-            whole = type(partial) is int
-            near = partial if whole else q_float(partial)
-            if near + last_hi < low or near + last_lo > high:
-                continue
-            for need, target in landings(partial, whole, s_last, g_last):
+    def report(self, chosen: list[tuple[int, TermGroup]], sums: set[Rational], sign: int, group: TermGroup, p: int,
+               q: int) -> None:  # fmt: skip
+        """Report every sum of `chosen` (its partial sums `sums`) and a term of `group` added with `sign` that
+        makes a target."""
+        values, u_last, whole = group.values, group.usage, self.whole
+        for partial in sums:
+            for t in self.target_list:
+                if whole:
+                    need = t - partial if sign > 0 else partial - t  # type: ignore[operator]
+                else:
+                    need = q_add(t, q_neg(partial)) if sign > 0 else q_add(partial, -t)
+                if need in values:
+                    for picked in self.picks(chosen, partial):
+                        picked.append((sign, u_last, need))
+                        self.on_hit(picked, p, q, t)
+
+    @staticmethod
+    def picks(chosen: list[tuple[int, TermGroup]], partial: Rational) -> Iterator[list[Picked]]:
+        """Every choice of one value per chosen signed group whose sum is `partial`, as picked terms."""
+        *others, (s_last, g_last) = chosen
+        last_values = g_last.values
+        for combo in product(*(g.values for _, g in others)):
+            rest: Rational = partial
+            for (s, _), v in zip(others, combo, strict=True):
+                rest = q_add(rest, q_neg(v) if s > 0 else v)
+            v_last = rest if s_last > 0 else q_neg(rest)
+            if v_last in last_values:
                 picked = [(s, g.usage, v) for (s, g), v in zip(others, combo, strict=True)]
-                picked.append((s_last, g_last.usage, need))
-                on_hit(picked, p, q, target)
-
-    def _landings(
-        self, partial: Rational, whole: bool, sign: int, group: TermGroup
-    ) -> Iterator[tuple[Rational, int]]:
-        """The values `need` of the last term (added with `sign`) that make partial ± need a target, with it."""
-        if whole:
-            return self._whole_landings(partial, sign, group)  # type: ignore[arg-type]
-        return self._fraction_landings(partial, sign, group)
-
-    def _whole_landings(self, partial: int, sign: int, group: TermGroup) -> Iterator[tuple[Rational, int]]:
-        targets = self.targets
-        # The whole values of the last term that put the sum between the lowest and highest target: a few are
-        # looked through in order, many are looked up target by target.
-        lo, hi = (self.low_target - partial, self.high_target - partial) if sign > 0 else \
-            (partial - self.high_target, partial - self.low_target)  # fmt: skip
-        i, j = bisect_left(group.whole, lo), bisect_right(group.whole, hi)
-        if j - i <= self.many:
-            for need in group.whole[i:j]:
-                t = partial + need if sign > 0 else partial - need
-                if t in targets:
-                    yield need, t
-        else:
-            for t in targets:
-                need = t - partial if sign > 0 else partial - t
-                if need in group.values:
-                    yield need, t
-
-    def _fraction_landings(
-        self, partial: Rational, sign: int, group: TermGroup
-    ) -> Iterator[tuple[Rational, int]]:
-        # A fractional partial sum needs a fractional last term (a whole one never lands on a whole target).
-        if len(group.fractions) <= self.many:
-            for need in group.fractions:
-                t = q_add(partial, need if sign > 0 else q_neg(need))
-                if type(t) is int and t in self.targets:
-                    yield need, t
-        else:
-            for t in self.targets:
-                need = q_add(t, q_neg(partial))
-                if sign < 0:
-                    need = q_neg(need)
-                if need in group.values:
-                    yield need, t
+                picked.append((s_last, g_last.usage, v_last))
+                yield picked
 
 
 def arrangements(parts: list[tuple[int, Faces]], dice: DiceCounts, first: int = 0) -> Iterable[Faces]:

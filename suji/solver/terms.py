@@ -192,6 +192,7 @@ class Terms:
         # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
         self._factors = {u: values for u, values in factors(dice).items() if not (u + bias) & high}
         factor_groups = list(self._factors.items())
+        f_least = {u: min(values) for u, values in factor_groups}  # each factor group's smallest value
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
         # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
@@ -244,15 +245,23 @@ class Terms:
                             fractions = (
                                 [v for v in values if type(v) is not int] if len(whole) < len(values) else []
                             )
+                            least, largest = (min(whole), max(whole)) if whole else (0, 0)
                         for u, f_values in groups:
                             joined = with_op + u
                             into = grown_open[joined]
                             if op == TIMES:
-                                into |= {v * f for v in whole for f in f_values}
+                                # Products beyond the bound would be dropped before the next round: not made.
+                                bound = (caps.get(joined) or cap(joined))[1]
+                                if whole and least * f_least[u] <= bound:
+                                    into |= {x for v in whole for f in f_values if (x := v * f) <= bound}
                                 if fractions:
                                     multiply_all(fractions, f_values, into)
                             elif whole_only:  # the one ÷ die: values are whole here
-                                _divide_whole(whole, f_values, into, (caps.get(joined) or cap(joined))[2])
+                                most = (caps.get(joined) or cap(joined))[2]
+                                # v ÷ f is whole only when f ≤ v, and a fraction is kept only when the dice left
+                                # can multiply its denominator away (f ≤ v × most).
+                                if f_least[u] <= largest * most:
+                                    _divide_whole(whole, f_values, into, most)
                             else:
                                 divide_all(values, f_values, into)
             frontier_open, frontier_closed = grown_open, grown_closed
@@ -271,6 +280,7 @@ class Terms:
             if values:
                 self.by_usage[u] = values
         self._faces: dict[tuple[int, Rational, bool], list[Faces]] = {}
+        self._split: dict[int, list[tuple[str, int, set[int], int]]] = {}
 
     def _cap(self, usage: int) -> tuple[float, float, int]:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
@@ -313,27 +323,20 @@ class Terms:
         if is_open:
             if value in self._factors.get(usage, ()):
                 found.append(factor_spelling(self._dice, usage, value))  # type: ignore[arg-type]
-            high = self.high
-            for op, bit in self.mulops:
-                for f_usage, f_values in self._factors.items():
-                    if ((usage | high) - f_usage - bit) & high != high:  # not within(f_usage + bit, usage)
-                        continue
-                    rest = usage - bit - f_usage
-                    # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
-                    rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
-                    if not rest_open and not rest_closed:
-                        continue
-                    if op == TIMES and type(value) is int and not rest & self._divide_field:
-                        # Whole terms without a ÷ die: the parents are the whole quotients.
-                        parents = [(value // f, f) for f in f_values if not value % f]
-                    elif op == TIMES:
-                        parents = [(q_div(value, f), f) for f in f_values]
-                    else:
-                        parents = [(q_mul(value, f), f) for f in f_values]
-                    for parent, f_value in parents:
-                        if parent in rest_open or parent in rest_closed:
-                            b = factor_spelling(self._dice, f_usage, f_value)
-                            found.extend(a + (op,) + b for a in self.terms_of(rest, parent))
+            for op, f_usage, f_values, rest in self._splits(usage):
+                # A parent may be a fraction even when only whole terms are summed (7÷2 of 7÷2×4).
+                rest_open, rest_closed = self.open.get(rest, ()), self.closed.get(rest, ())
+                if op == TIMES and type(value) is int and not rest & self._divide_field:
+                    # Whole terms without a ÷ die: the parents are the whole quotients.
+                    parents = [(value // f, f) for f in f_values if not value % f]
+                elif op == TIMES:
+                    parents = [(q_div(value, f), f) for f in f_values]
+                else:
+                    parents = [(q_mul(value, f), f) for f in f_values]
+                for parent, f_value in parents:
+                    if parent in rest_open or parent in rest_closed:
+                        b = factor_spelling(self._dice, f_usage, f_value)
+                        found.extend(a + (op,) + b for a in self.terms_of(rest, parent))
         else:
             for face, k, bit in self.consts:
                 rest = usage - bit
@@ -342,6 +345,22 @@ class Terms:
                     if parent in self.open.get(rest, ()):
                         found.extend(f + (face,) for f in self._spell(rest, parent, True))
         self._faces[key] = found
+        return found
+
+    def _splits(self, usage: int) -> list[tuple[str, int, set[int], int]]:
+        """The ways a term with these dice can end with × or ÷ and a factor: (the operator, the factor's dice and
+        values, the dice of the term before it, which has terms), worked out once a usage code."""
+        found = self._split.get(usage)
+        if found is None:
+            high, opened, closed = self.high, self.open, self.closed
+            found = self._split[usage] = [
+                (op, f_usage, f_values, rest)
+                for op, bit in self.mulops
+                for f_usage, f_values in self._factors.items()
+                # within(f_usage + bit, usage), and the dice left make a term
+                if ((usage | high) - f_usage - bit) & high == high
+                and ((rest := usage - bit - f_usage) in opened or rest in closed)
+            ]
         return found
 
     def within(self, part: int, whole: int) -> bool:
