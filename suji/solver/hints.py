@@ -8,8 +8,8 @@ from suji.core.i18n import N_, translate
 from suji.rules.dice import Roll
 from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import prefix_readings
-from suji.rules.scoring import check_dice, formula_score
-from suji.solver.search import Best, Solution, solve
+from suji.rules.scoring import check_dice
+from suji.solver.search import Best, Solution, preferred, solve
 
 HINT_TEXT = {
     "none": N_("No target can be made with these dice. Re-roll some dice or set a face."),
@@ -134,11 +134,12 @@ def on_track(prefix: str, roll: Roll, solution: Solution | None = None) -> Track
         for target, hits in solution.hits.items():
             if any(h[:n] == start for h in hits):
                 targets.add(target)
-        for target, formulas in solution.formulas.items():
-            finishes = [f for f in formulas if f[:n] == start]
+        # The same answer whatever order the solver listed the formulas in (it follows the order sets are
+        # filled in, which differs between server processes): the preferred finish, the smallest target on a tie.
+        for target in sorted(solution.formulas):
+            finishes = [f for f in solution.formulas[target] if f[:n] == start]
             if finishes:
-                faces = max(finishes, key=formula_score)
-                score = formula_score(faces)
+                score, faces = preferred(finishes)
                 if best is None or score > best.score:
                     best = Best(target, score, faces, len(finishes))
     if not targets and first_error is not None:

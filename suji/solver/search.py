@@ -20,7 +20,7 @@ are solved by full enumeration instead.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from suji.core.caching import LruDict, bounded
@@ -142,7 +142,12 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
     return kept
 
 
-def _best(target: int, formulas: list[Faces]) -> Best:
+def preferred(formulas: Sequence[Faces]) -> tuple[int, Faces]:
+    """The best score among `formulas` (at least one) and the one formula shown for it, whatever their order.
+
+    Chosen reproducibly: one without a leading sign when the score allows it (pupils meet negative numbers in
+    中1, after this game's readers), then the fewest dice, then the canonical print.
+    """
     # A formula's score follows from its dice: scored once for each set of dice (many formulas are the same
     # terms in another order).
     by_dice: dict[int, int] = {}
@@ -154,13 +159,15 @@ def _best(target: int, formulas: list[Faces]) -> Best:
             score = by_dice[code] = formula_score(f)
         scored.append((score, f))
     score = max(s for s, _ in scored)
-    # One best formula, chosen reproducibly: one without a leading sign when the score allows it (pupils meet
-    # negative numbers in 中1, after this game's readers), then the fewest dice, then the canonical print.
-    # (The print is worked out only for the formulas that tie on the rest; the first of equals is kept.)
+    # The print is worked out only for the formulas that tie on the rest.
     best = [f for s, f in scored if s == score]
     first = min((f[0] == MINUS, len(f)) for f in best)
     best = [f for f in best if (f[0] == MINUS, len(f)) == first]
-    faces = best[0] if len(best) == 1 else min(best, key=format_faces)
+    return score, best[0] if len(best) == 1 else min(best, key=format_faces)
+
+
+def _best(target: int, formulas: list[Faces]) -> Best:
+    score, faces = preferred(formulas)
     return Best(target, score, faces, len(formulas))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from suji.rules.dice import Roll, random_roll
@@ -10,7 +12,7 @@ from suji.rules.language.evaluate import evaluate
 from suji.rules.scoring import check
 from suji.solver.hints import first_number, hints, on_track
 from suji.solver.listing import all_formulas
-from suji.solver.search import solve
+from suji.solver.search import preferred, solve
 
 ROLL_446 = Roll.of(number_dice=[2, 1, 4, 1, 3], operator_dice=["+", "+", "²", "−"], target_dice=[4, 4, 6])
 
@@ -98,3 +100,21 @@ def test_on_track_best_finish_checks():
     result = check(track.best.formula, ROLL_446)
     assert result.target == track.best.target and result.score == track.best.score
     assert track.best.formula.startswith("21²+")
+
+
+def test_on_track_answers_the_same_whatever_order_the_formulas_come_in():
+    # The solver lists a target's formulas in the order its sets were filled in, which differs between server
+    # processes (string hashing): "still on track?" must not change with it.
+    for seed in ("track-order:1", "track-order:2", "track-order:3"):
+        roll = random_roll(seed)
+        solution = solve(roll)
+        shuffled = solve(roll)
+        rng = random.Random(seed)
+        shuffled.formulas = {t: rng.sample(fs, len(fs)) for t, fs in reversed(list(solution.formulas.items()))}
+        for digit in sorted(set(roll.number_dice)):
+            mine, theirs = on_track(str(digit), roll, solution), on_track(str(digit), roll, shuffled)
+            assert mine.best == theirs.best and mine.targets == theirs.targets
+            if mine.best is not None:  # the finish shown is the preferred one of its target's with that start
+                start = mine.best.faces[:1]
+                finishes = [f for f in solution.formulas[mine.best.target] if f[:1] == start]
+                assert preferred(finishes) == (mine.best.score, mine.best.faces)
