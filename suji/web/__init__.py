@@ -67,9 +67,11 @@ class App(Flask):
         # inspect unwraps and type-checks each time. A function or bound method whose code has no coroutine
         # flag (and no marker saying it is one anyway) is synchronous: it is used as it is. Anything else goes
         # to Flask.
+        # (A bound method shows its function's code and attributes; `hasattr` would raise and catch an
+        # AttributeError for every plain function.)
         code = getattr(func, "__code__", None)
         if code is not None and not code.co_flags & inspect.CO_COROUTINE:
-            if not hasattr(func, "_is_coroutine_marker"):
+            if "_is_coroutine_marker" not in func.__dict__:
                 return func
         return super().ensure_sync(func)
 
