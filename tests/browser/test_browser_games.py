@@ -206,16 +206,20 @@ def test_the_daily_puzzle_on_a_phone(served, browser):
     assert errors == []
 
 
+def start_solo_with_its_script(page, base: str) -> None:  # noqa: ANN001
+    """Start a solo game and wait for its page's deferred script: on a busy machine a click can otherwise land
+    before the script that asks first (and the page, not the script, would ask)."""
+    page.goto(f"{base}/games/")
+    page.click("#start-solo")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_load_state("load")
+
+
 def test_giving_up_asks_first(served, browser):
     """ "Give up" sits right under "Answer": it asks, and "no" keeps the target open."""
     app, base = served
     page, errors = new_page(browser, 360, "en-US")
-    page.goto(f"{base}/games/")
-    page.click("#start-solo")
-    # The game's page is parsed before its deferred script asks first: wait for that script, or on a busy machine
-    # the click can land before it and give the target up unasked.
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    page.wait_for_load_state("load")
+    start_solo_with_its_script(page, base)
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.click("#give-up")
@@ -227,10 +231,7 @@ def test_giving_up_asks_first(served, browser):
 def test_giving_up_with_yes_gives_the_target_up(served, browser):
     app, base = served
     page, errors = new_page(browser, 360, "en-US")
-    page.goto(f"{base}/games/")
-    page.click("#start-solo")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    page.wait_for_load_state("load")
+    start_solo_with_its_script(page, base)
     game_id = game_id_of(page)
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#give-up")
