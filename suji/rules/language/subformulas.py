@@ -123,16 +123,31 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 if nxt is None:
                     continue
                 bit = mask | (1 << j)
-                if nxt == DIGITS or nxt == SQUARED:  # the term may end here: its last factor is closed
-                    if nxt == DIGITS:
-                        number2 = number * 10 + face  # type: ignore[operator]
-                        if k + 1 < m:
-                            grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number2))
-                        p2, r2 = squarefree_split(number2) if root and number2 else (number2, 1)
-                    else:  # √n² is n
-                        if k + 1 < m:
-                            grown.append((k + 1, first, bit, nxt, p, q, r, op, root, number))
-                        p2, r2 = (number if root else number * number), 1
+                if nxt == ROOTED:
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, True, number))
+                    continue
+                # The last factor closes: the number ends here (the term may end with it), or a constant die, × or
+                # ÷ follows it. Its value (squared, and under a √: the root; √n² is n) joins the term's factors.
+                closed = number
+                if nxt == DIGITS:
+                    closed = number * 10 + face  # type: ignore[operator]
+                    squared = False
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, root, closed))
+                elif nxt == SQUARED:
+                    squared = True
+                    if k + 1 < m:
+                        grown.append((k + 1, first, bit, nxt, p, q, r, op, root, closed))
+                else:
+                    squared = state == SQUARED
+                if state == CONSTANT and nxt != DIGITS and nxt != SQUARED:
+                    p1, q1, r1 = p, q, r  # a constant die closed the factor already
+                else:
+                    if squared:
+                        p2, r2 = (closed if root else closed * closed), 1
+                    else:
+                        p2, r2 = squarefree_split(closed) if root and closed else (closed, 1)
                     if not q:
                         p1, q1, r1 = p2, 1, r2
                     else:
@@ -140,37 +155,13 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                         if op == TIMES:
                             p1 *= p2
                         elif p2 == 0:
-                            continue  # divides by zero: not a term (a longer number may still follow)
+                            continue  # divides by zero: not a term, and no term goes on from these dice
                         else:
                             q1 *= p2 * r2
                         if r2 != 1:
                             a, r1 = squarefree_split(r1 * r2)
                             p1 *= a
-                elif nxt == ROOTED:
-                    if k + 1 < m:
-                        grown.append((k + 1, first, bit, nxt, p, q, r, op, True, number))
-                    continue
-                else:  # a constant die, × or ÷: the last factor joins the term (unless a constant closed it)
-                    if state == CONSTANT:
-                        p1, q1, r1 = p, q, r
-                    else:
-                        if root and state != SQUARED and number:
-                            p2, r2 = squarefree_split(number)
-                        else:
-                            p2, r2 = (number * number if state == SQUARED and not root else number), 1
-                        if not q:
-                            p1, q1, r1 = p2, 1, r2
-                        else:
-                            p1, q1, r1 = p, q, r
-                            if op == TIMES:
-                                p1 *= p2
-                            elif p2 == 0:
-                                continue  # a division by zero: no term goes on from these dice
-                            else:
-                                q1 *= p2 * r2
-                            if r2 != 1:
-                                a, r1 = squarefree_split(r1 * r2)
-                                p1 *= a
+                if nxt != DIGITS and nxt != SQUARED:  # a constant die, × or ÷
                     if nxt != CONSTANT:
                         if k + 1 < m:
                             grown.append((k + 1, first, bit, nxt, p1, q1, r1, face, False, 0))  # type: ignore[arg-type]
