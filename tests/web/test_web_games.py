@@ -260,7 +260,9 @@ def test_a_give_up_without_the_players_yes_asks_on_the_page_first(app, client):
     asked = page(client, response.headers["Location"], "ja")
     box = re.search(r'<div class="confirm-answer" id="confirm-give-up".*?</div>', asked, re.S)
     assert box and "このお題をあきらめますか" in box.group(0)
-    assert 'form="give-up-form" name="sure" value="give-up"' in box.group(0)
+    form = re.search(r'<form class="give-up" id="give-up-form".*?</form>', asked, re.S)
+    assert form and box.group(0) in form.group(0)  # its "yes" sends the give-up form, with the yes
+    assert 'type="submit" name="sure" value="give-up"' in box.group(0)
     assert f'href="/games/{game_id}" id="keep-playing"' in box.group(0)  # "no": the page as it was
     assert 'id="confirm-give-up"' not in page(client, f"/games/{game_id}", "ja")  # asked only when sent back
     html = post(client, f"/games/{game_id}/giveup", {**fields(asked, f"/games/{game_id}/giveup"), **SURE})
