@@ -54,6 +54,7 @@ def term_groups(terms: Terms) -> list[TermGroup]:
             continue
         floats = [q_float(v) for v in values]
         groups.append(TermGroup(usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
+    groups.sort(key=lambda g: (-g.hi, g.usage))
     return groups
 
 
@@ -101,6 +102,7 @@ class _SumSearch:
                     fits[p + 2][q],
                     fits[p][q + 2],
                     p + q + 1 == self.most_terms,
+                    min(self.most_terms - p - q, self.plus + 1 - p),
                 )
                 if fits[p + 1][q] or fits[p][q + 1]
                 else None
@@ -113,7 +115,12 @@ class _SumSearch:
         most_terms, fits, low, top = self.most_terms, self.fits, self.low_target, self.high_target
         bias, high, whole = self.bias, self.high, self.whole
         everything = [(g.usage, g.lo, g.hi, g) for g in self.groups]
+        # Groups come in falling order of their largest values: once a sum of the largest positive terms the
+        # sign dice allow, each no larger than this group's, stays below every target, it does for every group after.
+        most_plus = min(most_terms, self.plus + 1)
         for i, group in enumerate(self.groups):
+            if group.hi * most_plus < low:
+                break
             candidates = None
             values = group.values
             for t in self.target_list:  # one term, never negative
@@ -167,7 +174,7 @@ class _SumSearch:
         if step is None:
             return
         add_plus, add_minus, minus_left, plus_after_minus, down_after_plus, up_after_plus, down_after_minus, \
-            last_size = step  # fmt: skip
+            last_size, more_plus = step  # fmt: skip
         up_after_minus = plus_after_minus
         low_target, high_target = self.low_target, self.high_target
         bias, high, reach_of = self.bias, self.high, self.reach
@@ -176,6 +183,8 @@ class _SumSearch:
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
         # leaves the room is small, so most branches end here.
         for k, (g_usage, g_lo, g_hi, group) in enumerate(candidates):
+            if hi + more_plus * g_hi < low_target:
+                break
             joined = usage + g_usage
             reach = reach_of.get(joined)
             if reach is None:

@@ -286,7 +286,8 @@ class Terms:
         """(The largest value a term with these dice can have and still be in a sum that makes a target, the
         largest it can have and still be grown into such a term, the largest number the dice left can still
         multiply it by); no bound on values without a largest target."""
-        (most, divisors), multiplier = self._dice.room(usage), self._dice.multiplier(usage)
+        dice = self._dice
+        most, divisors, multiplier = dice.bounds.get(usage) or dice._bounds(usage)
         final = inf if self._top is None else self._top + (most if self._minus else 0)
         found = self._caps[usage] = (final, final * divisors, multiplier)
         return found
