@@ -25,6 +25,7 @@ such a term could still add up to a whole target).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from math import gcd, inf, isqrt
 
 from suji.core.caching import LruDict
@@ -127,9 +128,13 @@ class DiceCounts:
         return found
 
 
-def numbers(dice: DiceCounts) -> dict[int, set[int]]:
+def numbers(dice: DiceCounts, limit: Callable[[int], float] | None = None) -> dict[int, set[int]]:
     """Every number the number dice can make, by usage code; a 6 may be read as 9. A number's faces are its
-    digits, so only values are kept."""
+    digits, so only values are kept.
+
+    With a `limit` (by usage code), only the numbers up to it: a number's digits after it and its dice's limit
+    only ever grow and shrink, so one beyond its limit is not grown on either.
+    """
     dies = [(dice.bit[face], face_readings(face)) for face in dice.numbers]
     bias, high = dice.bias, dice.high
     found: dict[int, set[int]] = {}
@@ -141,19 +146,41 @@ def numbers(dice: DiceCounts) -> dict[int, set[int]]:
             for bit, readings in dies:
                 if not (usage + bit + bias) & high:
                     grown[usage + bit] |= {v * 10 + d for v in values for d in readings}
+        if limit is not None:
+            for usage, values in list(grown.items()):
+                most = limit(usage)
+                if max(values) > most:
+                    values = {v for v in values if v <= most}
+                    if values:
+                        grown[usage] = values
+                    else:
+                        del grown[usage]
         found.update(grown)
         level = grown
     return found
 
 
-def factors(dice: DiceCounts) -> dict[int, set[int]]:
+def factors(dice: DiceCounts, bound: Callable[[int], float] | None = None) -> dict[int, set[int]]:
     """Every factor ([√] number [²]) with a rational value, grouped by usage code: the values. A factor's faces
-    follow from its dice and value (`factor_spelling`)."""
-    plain = numbers(dice)
-    groups = dict(plain)
+    follow from its dice and value (`factor_spelling`).
+
+    With a `bound` (by usage code), only the factors up to it. A root of a number beyond it may be within, so
+    the numbers are limited by the root's bound squared where a √ die may come before them.
+    """
     square = dice.bit[SQUARE] if dice.mulops[SQUARE] else 0
     root = dice.bit[ROOT] if dice.mulops[ROOT] else 0
+    limit = None
+    if bound is not None:
+        limit = bound
+        if root:
+            def limit(usage: int) -> float:
+                rooted = bound(usage + root) ** 2 if dice.fits(usage + root) else 0
+                return max(bound(usage), rooted)
+
+    plain = numbers(dice, limit)
+    groups: dict[int, set[int]] = {}
     for usage, values in plain.items():
+        groups[usage] = values
         if square:
             groups[usage + square] = {n * n for n in values}
         if root:
@@ -162,6 +189,14 @@ def factors(dice: DiceCounts) -> dict[int, set[int]]:
                 groups[usage + root] = roots
             if square and dice.fits(usage + root + square):
                 groups[usage + root + square] = set(values)  # √n² is n
+    if bound is not None:
+        for usage, values in list(groups.items()):
+            if dice.fits(usage):
+                most = bound(usage)
+                if max(values) > most:
+                    values = groups[usage] = {v for v in values if v <= most}
+            if not values:
+                del groups[usage]
     return groups
 
 
@@ -189,8 +224,17 @@ class Terms:
     def __init__(self, dice: DiceCounts, top: int | None = None) -> None:
         bias, high = dice.bias, dice.high
         self.bias, self.high, self._dice = bias, high, dice
+        # With the largest target `top`, a term can only matter up to a bound: top, plus what the dice left can
+        # take away when there is a − die (no term is negative). Growing a term never makes it smaller but by
+        # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
+        self._caps: dict[int, tuple[float, float, int]] = {}
+        self._top, self._minus = top, dice.minus > 0
+        caps, cap = self._caps, self._cap
         # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
-        self._factors = {u: values for u, values in factors(dice).items() if not (u + bias) & high}
+        # Without a ÷ die a term is at least each of its factors, so one beyond its bound is never in a term
+        # that matters; a ÷ die may divide by any of them.
+        bound = None if top is None or dice.mulops[DIVIDE] else (lambda u: (caps.get(u) or cap(u))[1])
+        self._factors = {u: values for u, values in factors(dice, bound).items() if not (u + bias) & high}
         factor_groups = list(self._factors.items())
         f_least = {u: min(values) for u, values in factor_groups}  # each factor group's smallest value
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
@@ -198,16 +242,10 @@ class Terms:
         # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
         factor_part = sum(31 * dice.bit[f] for f in dice.bit if type(f) is int or f in (SQUARE, ROOT))
-        # With the largest target `top`, a term can only matter up to a bound: top, plus what the dice left can
-        # take away when there is a − die (no term is negative). Growing a term never makes it smaller but by
-        # ÷, so a term is grown on only while a division by the dice left can still bring it within its bound.
-        self._caps: dict[int, tuple[float, float, int]] = {}
-        self._top, self._minus = top, dice.minus > 0
         # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
         # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
         self.whole_only = whole_only = dice.mulops[DIVIDE] < 2
-        caps, cap = self._caps, self._cap
         # The ÷ dice's field of a usage code: a term without them is whole.
         self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
