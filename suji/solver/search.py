@@ -94,15 +94,12 @@ class Solution:
 
 def is_subsequence(short: Faces, long: Faces) -> bool:
     """Whether `short` is `long` with some dice removed (the rest in the same order)."""
-    if not short:
-        return True
-    i, n = 0, len(short)
-    for face in long:
-        if face == short[i]:
-            i += 1
-            if i == n:
-                return True
-    return False
+    # Each face is looked for after the one before it: `in` on an iterator reads it up to the first match.
+    rest = iter(long)
+    for face in short:
+        if face not in rest:
+            return False
+    return True
 
 
 _FACEFIELD = {face: 1 << (FIELD * i) for i, face in enumerate([*range(10), *OPERATOR_FACES])}
@@ -136,10 +133,23 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
                 for g_code, shorter in by_dice.items()
                 if g_code != code and ((code | _FACE_HIGH) - g_code) & _FACE_HIGH == _FACE_HIGH
             ]
-        if not any(is_subsequence(g, f) for shorter in lists for g in shorter):
+        if not _contains_any(f, lists):
             kept.append(f)
             by_dice.setdefault(code, []).append(f)
     return kept
+
+
+def _contains_any(formula: Faces, lists: list[list[Faces]]) -> bool:
+    """Whether a formula of these lists is a subsequence of `formula` (`is_subsequence`, without a call for each)."""
+    for shorter in lists:
+        for short in shorter:
+            rest = iter(formula)
+            for face in short:
+                if face not in rest:
+                    break
+            else:
+                return True
+    return False
 
 
 def preferred(formulas: Sequence[Faces]) -> tuple[int, Faces]:
