@@ -54,9 +54,10 @@ class DiceCounts:
         # The number dice have the low fields: a usage code's number part is `usage & _number_mask`, and the
         # bounds below are worked out from its number part and its operator part, each kept once (per roll).
         self._number_mask = (1 << (FIELD * len(self.numbers))) - 1
-        self._number_fields = [
-            (FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int
-        ]
+        self._number_fields = sorted(
+            ((FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int),
+            key=lambda field: -field[1],
+        )
         self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
         self._largest: dict[int, int] = {}
         self._operators_left: dict[int, tuple[bool, bool, bool, int]] = {}
@@ -95,11 +96,11 @@ class DiceCounts:
         numbers = usage & self._number_mask
         largest = self._largest.get(numbers)
         if largest is None:
-            digits: list[int] = []
-            for shift, digit, count in self._number_fields:
-                digits.extend([digit] * (count - ((usage >> shift) & 31)))
-            digits.sort(reverse=True)
-            largest = self._largest[numbers] = int("".join(map(str, digits))) if digits else 0
+            largest = 0
+            for shift, digit, count in self._number_fields:  # in falling order of their digits
+                for _ in range(count - ((usage >> shift) & 31)):
+                    largest = largest * 10 + digit
+            self._largest[numbers] = largest
         operators = self._operators_left.get(usage - numbers)
         if operators is None:
             squared = divide = times = False
