@@ -15,6 +15,7 @@ value. Fractions (two ÷ dice) go the same way in suji.rules.exact's rationals.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import permutations, product
@@ -179,6 +180,7 @@ class _SumSearch:
         low_target, high_target = self.low_target, self.high_target
         bias, high, reach_of = self.bias, self.high, self.reach
         need_up = need_down = None
+        targets, n_targets = self.target_list, len(self.target_list)
         # A multiset one term larger is only worth a look when a target is in its reach or in that of the terms
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
         # leaves the room is small, so most branches end here.
@@ -195,7 +197,9 @@ class _SumSearch:
                 x_lo = low_target - reach if up_after_plus else low_target
                 x_hi = high_target + reach if down_after_plus else high_target
                 if new_lo <= x_hi and new_hi >= x_lo:
-                    if new_lo <= high_target and new_hi >= low_target:
+                    # A target within the larger multisets' range: often none, as the targets lie apart.
+                    i = bisect_left(targets, new_lo)
+                    if i < n_targets and targets[i] <= new_hi:
                         if need_up is None:
                             need_up = self.needs(sums, 1)
                         if not group.values.isdisjoint(need_up):
@@ -210,7 +214,9 @@ class _SumSearch:
                 x_lo = low_target - reach if up_after_minus else low_target
                 x_hi = high_target + reach if down_after_minus else high_target
                 if new_lo <= x_hi and new_hi >= x_lo:
-                    if new_lo <= high_target and new_hi >= low_target:
+                    # A target within the larger multisets' range: often none, as the targets lie apart.
+                    i = bisect_left(targets, new_lo)
+                    if i < n_targets and targets[i] <= new_hi:
                         if need_down is None:
                             need_down = self.needs(sums, -1)
                         if not group.values.isdisjoint(need_down):
