@@ -240,6 +240,7 @@ class Terms:
         f_least = {u: min(values) for u, values in factor_groups}  # each factor group's smallest value
         self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
         self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
+        multipliers = bool(dice.mulops[TIMES] or self.consts)
         # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
         factor_part = sum(31 * dice.bit[f] for f in dice.bit if type(f) is int or f in (SQUARE, ROOT))
@@ -287,22 +288,22 @@ class Terms:
                             least, largest = (min(whole), max(whole)) if whole else (0, 0)
                         for u, f_values in groups:
                             joined = with_op + u
-                            into = grown_open[joined]
                             if op == TIMES:
                                 # Products beyond the bound would be dropped before the next round: not made.
                                 bound = (caps.get(joined) or cap(joined))[1]
                                 if whole and least * f_least[u] <= bound:
-                                    into |= {x for v in whole for f in f_values if (x := v * f) <= bound}
+                                    grown_open[joined] |= {x for v in whole for f in f_values if (x := v * f) <= bound}
                                 if fractions:
-                                    multiply_all(fractions, f_values, into)
+                                    multiply_all(fractions, f_values, grown_open[joined])
                             elif whole_only:  # the one ÷ die: values are whole here
-                                most = (caps.get(joined) or cap(joined))[2]
+                                # Without a × or constant die nothing can multiply a fraction back to a whole term.
+                                most = (caps.get(joined) or cap(joined))[2] if multipliers else 1
                                 # v ÷ f is whole only when f ≤ v, and a fraction is kept only when the dice left
                                 # can multiply its denominator away (f ≤ v × most).
                                 if f_least[u] <= largest * most:
-                                    _divide_whole(whole, f_values, into, most)
+                                    _divide_whole(whole, f_values, grown_open[joined], most)
                             else:
-                                divide_all(values, f_values, into)
+                                divide_all(values, f_values, grown_open[joined])
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use (with fewer than two ÷ dice, whole ones only).
         self.by_usage: dict[int, set[Rational]] = {}
@@ -337,6 +338,8 @@ class Terms:
         kept = {}
         caps, cap, whole_only, divide_field = self._caps, self._cap, self.whole_only, self._divide_field
         for usage, values in frontier.items():
+            if not values:
+                continue
             _, bound, most = caps.get(usage) or cap(usage)
             if not usage & divide_field:  # no ÷ die: whole values, often all within their bound
                 if values and max(values) > bound:  # type: ignore[type-var,operator]
