@@ -114,7 +114,7 @@ class _SumSearch:
 
     def run(self) -> None:
         most_terms, fits, low, top = self.most_terms, self.fits, self.low_target, self.high_target
-        bias, high, whole = self.bias, self.high, self.whole
+        bias, high, whole, targets = self.bias, self.high, self.whole, self.targets
         everything = [(g.usage, g.lo, g.hi, g) for g in self.groups]
         # Groups come in falling order of their largest values: once a sum of the largest positive terms the
         # sign dice allow, each no larger than this group's, stays below every target, it does for every group after.
@@ -124,9 +124,10 @@ class _SumSearch:
                 break
             candidates = None
             values = group.values
-            for t in self.target_list:  # one term, never negative
-                if t in values:
-                    self.on_hit([(1, group.usage, t)], 1, 0, t)
+            if not values.isdisjoint(targets):  # one term, never negative
+                for t in self.target_list:
+                    if t in values:
+                        self.on_hit([(1, group.usage, t)], 1, 0, t)
             if most_terms == 1:
                 continue
             for sign in (1, -1):
