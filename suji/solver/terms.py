@@ -252,8 +252,10 @@ class Terms:
         self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
-        self.open: dict[int, set[Rational]] = defaultdict(set)
-        self.closed: dict[int, set[Rational]] = defaultdict(set)
+        # A usage code's terms all have as many × ÷ and constant dice, one more each round: each usage code is met
+        # in one round only, so its values are kept as they are (never changed afterwards).
+        self.open: dict[int, set[Rational]] = {}
+        self.closed: dict[int, set[Rational]] = {}
         frontier_open: dict[int, set[Rational]] = dict(self._factors)  # type: ignore[arg-type]
         frontier_closed: dict[int, set[Rational]] = {}
         while frontier_open or frontier_closed:
@@ -261,12 +263,12 @@ class Terms:
             grown_open: dict[int, set[Rational]] = defaultdict(set)
             grown_closed: dict[int, set[Rational]] = defaultdict(set)
             for usage, values in frontier_open.items():
-                self.open[usage] |= values
+                self.open[usage] = values
                 for _, k, bit in self.consts:
                     if not (usage + bit + bias) & high:
                         multiply_all(values, (k,), grown_closed[usage + bit])
             for usage, values in frontier_closed.items():
-                self.closed[usage] |= values
+                self.closed[usage] = values
             for frontier in (frontier_open, frontier_closed):
                 for usage, values in frontier.items():
                     whole = fractions = None
@@ -307,8 +309,9 @@ class Terms:
             frontier_open, frontier_closed = grown_open, grown_closed
         # The terms a sum may use (with fewer than two ÷ dice, whole ones only).
         self.by_usage: dict[int, set[Rational]] = {}
-        for u in self.open.keys() | self.closed.keys():
-            values = self.open.get(u, set()) | self.closed.get(u, set())
+        opened, closed = self.open, self.closed
+        for u in [*opened, *(u for u in closed if u not in opened)]:
+            values = opened[u] | closed[u] if u in closed and u in opened else opened.get(u) or closed[u]
             bound = (caps.get(u) or cap(u))[0]
             if not u & self._divide_field:
                 if values and max(values) > bound:  # type: ignore[type-var,operator]
