@@ -199,7 +199,7 @@ def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
         hits = _hits_by_enumeration(roll, allowed_set)
     else:
         hits = find_hits(dice, terms_for(dice, max(targets)), targets)
-    solution = Solution(roll, {}, {}, {t: set(fs) for t, fs in hits.items()})
+    solution = Solution(roll, {}, {}, dict(hits))
     for target, found in hits.items():
         formulas = irreducible(found)
         solution.formulas[target] = formulas

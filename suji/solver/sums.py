@@ -7,10 +7,14 @@
 `find_sums` grows multisets of term groups whose dice fit in the roll (group indexes never decrease, so each
 multiset once; each node keeps the groups that may still come next), keeping the range their sum can take and
 the set of its partial sums, and drops a branch, or a partial sum, as soon as no target is in reach, even with
-the most that the dice left can still add or take away (suji.solver.terms.DiceCounts.room). A node works out
-once the values a last term would need to land its partial sums on a target, added or taken away; then each
-group that may come last is one set test (`isdisjoint`), and only a group that passes is looked at value by
-value. Fractions (two ÷ dice) go the same way in suji.rules.exact's rationals.
+the most that the dice left can still add or take away (suji.solver.terms.DiceCounts.room). The groups come in
+falling order of their largest values, so every term still to come is at most as large as the next one: a node
+stops at the first candidate that, with as many such terms as the + dice allow, stays below every target (most
+branches end as small terms that the dice left cannot make up for). A node works out once the values a last
+term would need to land its partial sums on a target, added or taken away, when a target lies within a
+candidate's range (the targets lie apart, so often none does); then the candidate is one set test
+(`isdisjoint`), and only a group that passes is looked at value by value. Fractions (two ÷ dice) go the same
+way in suji.rules.exact's rationals.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ class TermGroup(NamedTuple):
 
 
 def term_groups(terms: Terms) -> list[TermGroup]:
-    """The term groups of a search, by usage code."""
+    """The term groups of a search, in falling order of their largest values (then by usage code)."""
     groups = []
     by_usage = terms.by_usage
     for usage in sorted(by_usage):
@@ -91,7 +95,8 @@ class _SumSearch:
         # steps[p][q]: for a multiset of p positive and q negative terms, what one more term may be, worked out
         # once: positive (with a − die left for later, or a sum that can still come down to a target), negative
         # (if a + die is left for later, or the sum can still reach up to a target); whether the terms the dice
-        # left can still add may take the sum down or up afterwards; whether the larger multiset is the last.
+        # left can still add may take the sum down or up afterwards; whether the larger multiset is the last; how
+        # many more positive terms this multiset may still take, at most (what the + dice and the places left allow).
         self.steps = [
             [
                 (
@@ -169,7 +174,9 @@ class _SumSearch:
         allow.
 
         `candidates` are the groups that may come next (at or after the last one chosen, so each multiset comes
-        once; a term may repeat if the dice allow) whose dice fit beside `usage`. The values a last term added or
+        once; a term may repeat if the dice allow) whose dice fit beside `usage`, in falling order of their
+        largest values: the loop stops at the first too small to reach a target even with as many more of its
+        size as the + dice allow, as every one after it is smaller still. The values a last term added or
         taken away would need to land on a target are worked out once for the node (`need_up`, `need_down`),
         so each candidate is one set test."""
         step = self.steps[p][q]
@@ -186,7 +193,7 @@ class _SumSearch:
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
         # leaves the room is small, so most branches end here.
         for k, (g_usage, g_lo, g_hi, group) in enumerate(candidates):
-            if hi + more_plus * g_hi < low_target:
+            if hi + more_plus * g_hi < low_target:  # this term, and as many more as large, stay below
                 break
             joined = usage + g_usage
             reach = reach_of.get(joined)

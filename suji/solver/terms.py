@@ -141,21 +141,22 @@ def numbers(dice: DiceCounts, limit: Callable[[int], float] | None = None) -> di
     found: dict[int, set[int]] = {}
     # A digit at a time: the numbers of k + 1 dice are those of k dice with one more die's digit after them.
     level: dict[int, set[int]] = {0: {0}}
+    most: dict[int, float] = {}  # the limit by usage code, looked up once
     while level:
         grown: dict[int, set[int]] = defaultdict(set)
         for usage, values in level.items():
             for bit, readings in dies:
-                if not (usage + bit + bias) & high:
-                    grown[usage + bit] |= {v * 10 + d for v in values for d in readings}
-        if limit is not None:
-            for usage, values in list(grown.items()):
-                most = limit(usage)
-                if max(values) > most:
-                    values = {v for v in values if v <= most}
-                    if values:
-                        grown[usage] = values
-                    else:
-                        del grown[usage]
+                joined = usage + bit
+                if (joined + bias) & high:
+                    continue
+                if limit is None:
+                    grown[joined] |= {v * 10 + d for v in values for d in readings}
+                    continue
+                cap = most.get(joined)
+                if cap is None:
+                    cap = most[joined] = limit(joined)
+                grown[joined] |= {x for v in values for d in readings if (x := v * 10 + d) <= cap}
+        grown = {usage: values for usage, values in grown.items() if values}
         found.update(grown)
         level = grown
     return found
@@ -170,13 +171,12 @@ def factors(dice: DiceCounts, bound: Callable[[int], float] | None = None) -> di
     """
     square = dice.bit[SQUARE] if dice.mulops[SQUARE] else 0
     root = dice.bit[ROOT] if dice.mulops[ROOT] else 0
-    limit = None
-    if bound is not None:
-        limit = bound
-        if root:
-            def limit(usage: int) -> float:
-                rooted = bound(usage + root) ** 2 if dice.fits(usage + root) else 0
-                return max(bound(usage), rooted)
+    limit = bound
+    if bound is not None and root:
+
+        def limit(usage: int) -> float:
+            rooted = bound(usage + root) ** 2 if dice.fits(usage + root) else 0
+            return max(bound(usage), rooted)
 
     plain = numbers(dice, limit)
     groups: dict[int, set[int]] = {}
@@ -294,7 +294,8 @@ class Terms:
                                 # Products beyond the bound would be dropped before the next round: not made.
                                 bound = (caps.get(joined) or cap(joined))[1]
                                 if whole and least * f_least[u] <= bound:
-                                    grown_open[joined] |= {x for v in whole for f in f_values if (x := v * f) <= bound}
+                                    products = {x for v in whole for f in f_values if (x := v * f) <= bound}
+                                    grown_open[joined] |= products
                                 if fractions:
                                     multiply_all(fractions, f_values, grown_open[joined])
                             elif whole_only:  # the one ÷ die: values are whole here

@@ -15,7 +15,7 @@ import pytest
 from suji.rules.dice import Roll
 from suji.rules.exact import as_fraction
 from suji.solver.sums import find_sums
-from suji.solver.terms import DiceCounts, terms_for
+from suji.solver.terms import DiceCounts, Terms, terms_for
 
 OPERATORS = ["+", "+", "-", "-", "*", "/", "/", "^2", "sqrt", "x10", "x11", "x12"]
 
@@ -83,3 +83,20 @@ def test_a_search_with_small_targets_and_a_minus_die_still_finds_large_terms():
     found = searched(dice, terms, {3})
     assert found == plainly(dice, terms, {3})
     assert any([(s, v) for s, _, v in chosen] == [(-1, 29), (1, 32)] for _, _, _, chosen in found)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_terms_left_out_by_the_bounds_are_in_no_sum_that_lands_on_a_target(seed):
+    # Terms for the largest target leave out numbers, factors and terms beyond what the dice left can bring
+    # back (and grow no term from them); every term the dice can make, summed plainly, finds nothing more.
+    rng = random.Random(f"sums-bounds:{seed}")
+    roll = Roll.of(
+        number_dice=[rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rng.randint(3, 4))],
+        operator_dice=[rng.choice(OPERATORS) for _ in range(rng.randint(2, 3))],
+        target_dice=[rng.randint(1, 8) for _ in range(rng.randint(1, 2))],
+    )
+    dice = DiceCounts(roll, None)
+    if dice.mulops["√"] >= 2:  # solved by listing every formula instead
+        return
+    targets = set(roll.targets)
+    assert searched(dice, terms_for(dice, max(targets)), targets) == plainly(dice, Terms(dice), targets)
