@@ -115,3 +115,87 @@ def test_exempt_views_and_blueprints_go_unchecked_and_the_rest_are_checked(prote
     assert protected.post("/free").status_code == 200
     assert protected.post("/shut").status_code == 400
     assert protected.post("/nowhere").status_code == 404
+
+
+# ---- the request body (suji.web.signing.Request.stream) ------------------------------------------------------
+
+
+def body_app() -> Flask:
+    """An app with suji's Request that echoes the body it read, as werkzeug's request would read it."""
+    from suji.web.signing import Request
+
+    echo = Flask("body-echo")
+    echo.request_class = Request
+    echo.config["MAX_CONTENT_LENGTH"] = 64
+
+    @echo.post("/")
+    def read():  # noqa: ANN202
+        from flask import request
+
+        return {"ours": request.get_data(as_text=True), "form": dict(request.form)}
+
+    return echo
+
+
+def environ_for(body: bytes, length: str | None, terminated: bool = False) -> dict:
+    import io
+
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path="/", method="POST", data=body, content_type="application/json").get_environ()
+    environ["wsgi.input"] = io.BytesIO(body)
+    if length is None:
+        environ.pop("CONTENT_LENGTH", None)
+    else:
+        environ["CONTENT_LENGTH"] = length
+    if terminated:
+        environ["wsgi.input_terminated"] = True
+    return environ
+
+
+def answer(app: Flask, environ: dict) -> tuple[int, bytes]:
+    status = []
+    body = b"".join(app.wsgi_app(environ, lambda s, h, e=None: status.append(int(s.split()[0]))))
+    return status[0], body
+
+
+@pytest.mark.parametrize(
+    ("body", "length", "terminated"),
+    [
+        (b'{"formula": "1+2"}', "18", False),  # the usual case: read at once
+        (b'{"formula": "1+2"}', "18", True),  # waitress says its input ends where the body does
+        (b'{"formula": "1+2"}', "5", False),  # a Content-Length shorter than what follows: that many bytes
+        (b'{"formula": "1+2"}', None, True),  # no length (chunked): werkzeug reads to the end, within the limit
+        (b'{"formula": "1+2"}', None, False),  # no length and no end: werkzeug reads nothing
+        (b"", "0", False),
+    ],
+)
+def test_a_body_reads_as_werkzeug_reads_it(body, length, terminated):
+    from werkzeug.wrappers import Request as WerkzeugRequest
+
+    app = body_app()
+    status, text = answer(app, environ_for(body, length, terminated))
+    expected = WerkzeugRequest(environ_for(body, length, terminated))
+    expected.max_content_length = 64
+    assert status == 200
+    assert json.loads(text)["ours"] == expected.get_data(as_text=True)
+
+
+def test_a_body_longer_than_the_limit_is_413_and_a_short_one_400():
+    app = body_app()
+    assert answer(app, environ_for(b"x" * 65, "65"))[0] == 413
+    # The client promised more than it sent (a server that does not buffer the body): refused, not a 500.
+    assert answer(app, environ_for(b'{"a": 1}', "30"))[0] == 400
+
+
+def test_a_form_body_is_still_parsed():
+    import io
+
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path="/", method="POST", data={"a": "1"}).get_environ()
+    body = environ["wsgi.input"].read()
+    environ["wsgi.input"] = io.BytesIO(body)
+    status, text = answer(body_app(), environ)
+    assert status == 200
+    assert json.loads(text)["form"] == {"a": "1"}
