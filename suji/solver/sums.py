@@ -141,7 +141,8 @@ class _SumSearch:
                     lo, hi = (group.lo, group.hi) if sign > 0 else (-group.hi, -group.lo)
                     if candidates is None:
                         usage = group.usage
-                        candidates = [c for c in everything[i:] if not (usage + c[0] + bias) & high]
+                        used = usage + bias  # the dice's bias added once, not once a group
+                        candidates = [c for c in everything[i:] if not (used + c[0]) & high]
                         if not candidates:
                             break
                         reach = self.room(usage)[0]
@@ -215,7 +216,8 @@ class _SumSearch:
                                 chosen, sums, 1, group, p + 1, q, targets[i : bisect_right(targets, new_hi)]
                             )
                     if not last_size:
-                        after = [c for c in candidates[k:] if not (joined + c[0] + bias) & high]
+                        used = joined + bias  # added once, not once a candidate
+                        after = [c for c in candidates[k:] if not (used + c[0]) & high]
                         if after:
                             self.deeper(chosen, joined, after, p + 1, q, sums, 1, group, x_lo, x_hi)
             # With no + die left for later terms, a sum already below every target stays below.
@@ -235,7 +237,8 @@ class _SumSearch:
                             )
                     if not last_size:
                         if after is None:
-                            after = [c for c in candidates[k:] if not (joined + c[0] + bias) & high]
+                            used = joined + bias
+                            after = [c for c in candidates[k:] if not (used + c[0]) & high]
                         if after:
                             self.deeper(chosen, joined, after, p, q + 1, sums, -1, group, x_lo, x_hi)
 
