@@ -19,7 +19,7 @@ way in suji.rules.exact's rationals.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import permutations, product
@@ -141,7 +141,8 @@ class _SumSearch:
                     lo, hi = (group.lo, group.hi) if sign > 0 else (-group.hi, -group.lo)
                     if candidates is None:
                         usage = group.usage
-                        candidates = [c for c in everything[i:] if not (usage + c[0] + bias) & high]
+                        used = usage + bias  # the dice's bias added once, not once a group
+                        candidates = [c for c in everything[i:] if not (used + c[0]) & high]
                         if not candidates:
                             break
                         reach = self.room(usage)[0]
@@ -209,11 +210,14 @@ class _SumSearch:
                     i = bisect_left(targets, new_lo)
                     if i < n_targets and targets[i] <= new_hi:
                         if need_up is None:
-                            need_up = self.needs(sums, 1)
+                            need_up = self.needs(sums, 1, lo, hi, candidates[0][2])
                         if not group.values.isdisjoint(need_up):
-                            self.report(chosen, sums, 1, group, p + 1, q)
+                            self.report(
+                                chosen, sums, 1, group, p + 1, q, targets[i : bisect_right(targets, new_hi)]
+                            )
                     if not last_size:
-                        after = [c for c in candidates[k:] if not (joined + c[0] + bias) & high]
+                        used = joined + bias  # added once, not once a candidate
+                        after = [c for c in candidates[k:] if not (used + c[0]) & high]
                         if after:
                             self.deeper(chosen, joined, after, p + 1, q, sums, 1, group, x_lo, x_hi)
             # With no + die left for later terms, a sum already below every target stays below.
@@ -226,12 +230,15 @@ class _SumSearch:
                     i = bisect_left(targets, new_lo)
                     if i < n_targets and targets[i] <= new_hi:
                         if need_down is None:
-                            need_down = self.needs(sums, -1)
+                            need_down = self.needs(sums, -1, lo, hi, candidates[0][2])
                         if not group.values.isdisjoint(need_down):
-                            self.report(chosen, sums, -1, group, p, q + 1)
+                            self.report(
+                                chosen, sums, -1, group, p, q + 1, targets[i : bisect_right(targets, new_hi)]
+                            )
                     if not last_size:
                         if after is None:
-                            after = [c for c in candidates[k:] if not (joined + c[0] + bias) & high]
+                            used = joined + bias
+                            after = [c for c in candidates[k:] if not (used + c[0]) & high]
                         if after:
                             self.deeper(chosen, joined, after, p, q + 1, sums, -1, group, x_lo, x_hi)
 
@@ -263,25 +270,28 @@ class _SumSearch:
         self.grow(chosen, joined, after, p, q, lo, hi, grown)  # type: ignore[arg-type]
         chosen.pop()
 
-    def needs(self, sums: set[Rational], sign: int) -> set[Rational]:
-        """The values a last term, added (sign 1) or taken away (−1), would need to bring one of these partial
-        sums to a target."""
+    def needs(self, sums: set[Rational], sign: int, lo: float, hi: float, largest: float) -> set[Rational]:
+        """The values up to `largest` (the largest term left to choose) that a last term, added (sign 1) or taken
+        away (−1), would need to bring one of these partial sums (within [lo, hi]) to a target."""
         targets = self.target_list
         if self.whole:
+            # Terms are never negative and at most `largest`: only the targets that far above (or below) the sums.
             if sign > 0:
-                return {t - a for a in sums for t in targets}  # type: ignore[operator]
-            return {a - t for a in sums for t in targets}  # type: ignore[operator]
+                near = targets[bisect_left(targets, lo) : bisect_right(targets, hi + largest)]
+                return {t - a for a in sums for t in near}  # type: ignore[operator]
+            near = targets[bisect_left(targets, lo - largest) : bisect_right(targets, hi)]
+            return {a - t for a in sums for t in near}  # type: ignore[operator]
         if sign > 0:
             return {q_add(t, q_neg(a)) for a in sums for t in targets}
         return {q_add(a, -t) for a in sums for t in targets}
 
     def report(self, chosen: list[tuple[int, TermGroup]], sums: set[Rational], sign: int, group: TermGroup, p: int,
-               q: int) -> None:  # fmt: skip
+               q: int, near: list[int]) -> None:  # fmt: skip
         """Report every sum of `chosen` (its partial sums `sums`) and a term of `group` added with `sign` that
-        makes a target."""
+        makes a target (one of `near`, the targets within the range of such sums)."""
         values, u_last, whole = group.values, group.usage, self.whole
         for partial in sums:
-            for t in self.target_list:
+            for t in near:
                 if whole:
                     need = t - partial if sign > 0 else partial - t  # type: ignore[operator]
                 else:

@@ -279,8 +279,9 @@ class Terms:
                         groups = fitting.get(with_op & factor_part)
                         if groups is None:
                             key = with_op & factor_part
+                            used = key + bias  # added once, not once a factor group
                             groups = fitting[key] = [
-                                (u, fv) for u, fv in factor_groups if not (key + u + bias) & high
+                                (u, fv) for u, fv in factor_groups if not (used + u) & high
                             ]
                         if whole is None:
                             whole = [v for v in values if type(v) is int]
