@@ -59,14 +59,19 @@ def plainly(dice: DiceCounts, terms, targets: set[int]) -> set[tuple]:
     return found
 
 
+def seeded_roll(name: str, operators: int, target_dice: tuple[int, int]) -> Roll:
+    """A custom roll of 3–4 number dice (1–8), 2 to `operators` operator dice and 1–8 target dice, by name."""
+    rng = random.Random(name)
+    return Roll.of(
+        number_dice=[rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rng.randint(3, 4))],
+        operator_dice=[rng.choice(OPERATORS) for _ in range(rng.randint(2, operators))],
+        target_dice=[rng.randint(1, 8) for _ in range(rng.randint(*target_dice))],
+    )
+
+
 @pytest.mark.parametrize("seed", range(80))
 def test_find_sums_finds_every_sum_that_lands_on_a_target(seed):
-    rng = random.Random(f"sums:{seed}")
-    roll = Roll.of(
-        number_dice=[rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rng.randint(3, 4))],
-        operator_dice=[rng.choice(OPERATORS) for _ in range(rng.randint(2, 4))],
-        target_dice=[rng.randint(1, 8) for _ in range(2)],  # two-digit targets: many sums land on them
-    )
+    roll = seeded_roll(f"sums:{seed}", 4, (2, 2))  # two-digit targets: many sums land on them
     dice = DiceCounts(roll, None)
     if dice.mulops["√"] >= 2:  # solved by listing every formula instead
         return
@@ -89,12 +94,7 @@ def test_a_search_with_small_targets_and_a_minus_die_still_finds_large_terms():
 def test_terms_left_out_by_the_bounds_are_in_no_sum_that_lands_on_a_target(seed):
     # Terms for the largest target leave out numbers, factors and terms beyond what the dice left can bring
     # back (and grow no term from them); every term the dice can make, summed plainly, finds nothing more.
-    rng = random.Random(f"sums-bounds:{seed}")
-    roll = Roll.of(
-        number_dice=[rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rng.randint(3, 4))],
-        operator_dice=[rng.choice(OPERATORS) for _ in range(rng.randint(2, 3))],
-        target_dice=[rng.randint(1, 8) for _ in range(rng.randint(1, 2))],
-    )
+    roll = seeded_roll(f"sums-bounds:{seed}", 3, (1, 2))
     dice = DiceCounts(roll, None)
     if dice.mulops["√"] >= 2:  # solved by listing every formula instead
         return
