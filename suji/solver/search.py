@@ -94,12 +94,7 @@ class Solution:
 
 def is_subsequence(short: Faces, long: Faces) -> bool:
     """Whether `short` is `long` with some dice removed (the rest in the same order)."""
-    # Each face is looked for after the one before it: `in` on an iterator reads it up to the first match.
-    rest = iter(long)
-    for face in short:
-        if face not in rest:
-            return False
-    return True
+    return _contains_any(long, [[short]])
 
 
 _FACEFIELD = {face: 1 << (FIELD * i) for i, face in enumerate([*range(10), *OPERATOR_FACES])}
@@ -140,9 +135,11 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
 
 
 def _contains_any(formula: Faces, lists: list[list[Faces]]) -> bool:
-    """Whether a formula of these lists is a subsequence of `formula` (`is_subsequence`, without a call for each)."""
+    """Whether a formula of these lists is a subsequence of `formula` (the one home of `is_subsequence`'s rule,
+    looping here rather than calling a function for each: `irreducible` asks it of every formula)."""
     for shorter in lists:
         for short in shorter:
+            # Each face is looked for after the one before it: `in` on an iterator reads it up to the first match.
             rest = iter(formula)
             for face in short:
                 if face not in rest:
