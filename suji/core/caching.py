@@ -51,6 +51,7 @@ SIZES: dict[str, int] = {
     "best_for_roll": 4096,  # the solver's best score and formula for a game's roll: a few hundred bytes
     "target_numbers": 1024,  # the targets of some target dice (a few numbers); 729 sets of three dice 1–9
     "accept_language": 256,  # the page language for one Accept-Language header: "ja" or "en"
+    "sign_tables": 64,  # what p positive and q negative terms may do, by the number of + and − dice: ~2 KB
     "solver_terms": 64,  # the terms of a roll's number and ×/÷/constant/²/√ dice (suji.solver.terms): ~1 MB
     "squarefree": 4096,  # n = a²·b for one radicand: two ints
     "session_serializer": 4,  # Flask's session serializer, per secret key (one in practice)

@@ -106,8 +106,10 @@ def _dice_code(faces: Faces) -> int:
     return sum(map(_FACEFIELD.__getitem__, faces))
 
 
-def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
+def irreducible(formulas: Iterable[Faces], codes: dict[Faces, int] | None = None) -> list[Faces]:
     """The formulas of which no other formula in the collection (all making one value) is a subsequence.
+
+    `codes`, when given, receives each kept formula's dice code, for `preferred` to reuse.
 
     Comparing with the irreducible shorter ones is enough: a subsequence of a shorter formula is one of the
     longer one too. A subsequence uses fewer of every face, so the shorter ones are kept by their dice (many
@@ -131,6 +133,8 @@ def irreducible(formulas: Iterable[Faces]) -> list[Faces]:
         if not _contains_any(f, lists):
             kept.append(f)
             by_dice.setdefault(code, []).append(f)
+            if codes is not None:
+                codes[f] = code
     return kept
 
 
@@ -149,7 +153,7 @@ def _contains_any(formula: Faces, lists: list[list[Faces]]) -> bool:
     return False
 
 
-def preferred(formulas: Sequence[Faces]) -> tuple[int, Faces]:
+def preferred(formulas: Sequence[Faces], codes: dict[Faces, int] | None = None) -> tuple[int, Faces]:
     """The best score among `formulas` (at least one) and the one formula shown for it, whatever their order.
 
     Chosen reproducibly: one without a leading sign when the score allows it (pupils meet negative numbers in
@@ -158,23 +162,25 @@ def preferred(formulas: Sequence[Faces]) -> tuple[int, Faces]:
     # A formula's score follows from its dice: scored once for each set of dice (many formulas are the same
     # terms in another order).
     by_dice: dict[int, int] = {}
-    scored = []
+    top: tuple[int, bool, int] | None = None  # (score, no leading sign, − the number of dice): the largest wins
+    best: list[Faces] = []
     for f in formulas:
-        code = _dice_code(f)
+        code = codes[f] if codes is not None else _dice_code(f)
         score = by_dice.get(code)
         if score is None:
             score = by_dice[code] = formula_score(f)
-        scored.append((score, f))
-    score = max(s for s, _ in scored)
+        key = (score, f[0] != MINUS, -len(f))
+        if top is None or key > top:
+            top, best = key, [f]
+        elif key == top:
+            best.append(f)
+    assert top is not None, "preferred() needs at least one formula"
     # The print is worked out only for the formulas that tie on the rest.
-    best = [f for s, f in scored if s == score]
-    first = min((f[0] == MINUS, len(f)) for f in best)
-    best = [f for f in best if (f[0] == MINUS, len(f)) == first]
-    return score, best[0] if len(best) == 1 else min(best, key=format_faces)
+    return top[0], best[0] if len(best) == 1 else min(best, key=format_faces)
 
 
-def _best(target: int, formulas: list[Faces]) -> Best:
-    score, faces = preferred(formulas)
+def _best(target: int, formulas: list[Faces], codes: dict[Faces, int] | None = None) -> Best:
+    score, faces = preferred(formulas, codes)
     return Best(target, score, faces, len(formulas))
 
 
@@ -198,9 +204,10 @@ def solve(roll: Roll, allowed: Iterable[str] | None = None) -> Solution:
         hits = find_hits(dice, terms_for(dice, max(targets)), targets)
     solution = Solution(roll, {}, {}, dict(hits))
     for target, found in hits.items():
-        formulas = irreducible(found)
+        codes: dict[Faces, int] = {}  # each kept formula's dice code, worked out once
+        formulas = irreducible(found, codes)
         solution.formulas[target] = formulas
-        solution.best[target] = _best(target, formulas)
+        solution.best[target] = _best(target, formulas, codes)
     return solution
 
 

@@ -23,8 +23,8 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import permutations, product
-from typing import NamedTuple
 
+from suji.core.caching import bounded
 from suji.rules.dice import MINUS, PLUS
 from suji.rules.exact import Rational, q_add, q_float, q_neg
 from suji.rules.language.spelling import Face
@@ -32,35 +32,32 @@ from suji.solver.terms import DiceCounts, Faces, Terms
 
 # A term picked for a sum: (sign, usage code, value).
 Picked = tuple[int, int, Rational]
-# A group that may come next in a sum: (usage, lo, hi, group).
-Candidate = tuple[int, float, float, "TermGroup"]
 # What find_sums reports: the picked terms, how many are positive and negative, and the target they make.
 OnHit = Callable[[list[Picked], int, int, int], None]
 
 
-class TermGroup(NamedTuple):
-    """The terms of one set of dice: their values and the range of those values (a little widened when some are
-    fractions, to compare floats safely)."""
-
-    usage: int
-    values: set[Rational]
-    lo: float
-    hi: float
+# The terms of one set of dice: (usage code, lo, hi, values), lo and hi the range of the values (a little widened
+# when some are fractions, to compare floats safely). A plain tuple: the search makes one a group and unpacks it
+# in its loops.
+TermGroup = tuple[int, float, float, set[Rational]]
 
 
 def term_groups(terms: Terms) -> list[TermGroup]:
     """The term groups of a search, in falling order of their largest values (then by usage code)."""
-    groups = []
-    by_usage = terms.by_usage
-    for usage in sorted(by_usage):
-        values = by_usage[usage]
-        if terms.whole_only:  # whole values only: the range is exact
-            groups.append(TermGroup(usage, values, min(values), max(values)))  # type: ignore[type-var]
-            continue
-        floats = [q_float(v) for v in values]
-        groups.append(TermGroup(usage, values, min(floats) - 1e-6, max(floats) + 1e-6))
-    groups.sort(key=lambda g: (-g.hi, g.usage))
+    if terms.whole_only:  # whole values only: the range is exact
+        groups = [(u, min(v), max(v), v) for u, v in sorted(terms.by_usage.items())]  # type: ignore[type-var]
+    else:
+        groups = []
+        for usage, values in sorted(terms.by_usage.items()):
+            floats = [q_float(v) for v in values]
+            groups.append((usage, min(floats) - 1e-6, max(floats) + 1e-6, values))
+    groups.sort(key=_largest, reverse=True)  # stable: equal largest values stay in order of usage code
     return groups
+
+
+def _largest(group: TermGroup) -> float:
+    """A group's largest value (its sort key)."""
+    return group[2]
 
 
 def find_sums(dice: DiceCounts, terms: Terms, targets: set[int], on_hit: OnHit) -> None:
@@ -69,6 +66,53 @@ def find_sums(dice: DiceCounts, terms: Terms, targets: set[int], on_hit: OnHit) 
     p and q count the positive and negative terms; which orders the sign dice allow is the caller's business.
     """
     _SumSearch(dice, terms, targets, on_hit).run()
+
+
+def fits_signs(plus: int, minus: int, p: int, q: int) -> bool:
+    """Whether p positive and q negative terms fit these sign dice: a positive term first needs no die, a
+    negative term first needs the leading − die."""
+    if q > minus:
+        return False
+    return (p >= 1 and p - 1 <= plus) or (q >= 1 and p <= plus)
+
+
+SignTables = tuple[list[list[bool]], list[list[tuple | None]]]
+
+
+@bounded("sign_tables")  # a few sizes of + and − dice, and every search asks for its own
+def sign_tables(plus: int, minus: int) -> SignTables:
+    """What the sign dice allow, as tables the search looks up rather than works out in its innermost loop.
+
+    fits[p][q]: whether p positive and q negative terms fit the sign dice. steps[p][q]: for a multiset of p
+    positive and q negative terms, what one more term may be: positive (with a − die left for later, or a sum
+    that can still come down to a target), negative (if a + die is left for later, or the sum can still reach up
+    to a target); whether the terms the dice left can still add may take the sum down or up afterwards; whether
+    the larger multiset is the last; how many more positive terms this multiset may still take, at most (what
+    the + dice and the places left allow). None when no term may come.
+    """
+    most_terms = 1 + plus + minus
+    most = most_terms + 1
+    fits = [[fits_signs(plus, minus, p, q) for q in range(most + 2)] for p in range(most + 2)]
+    steps = [
+        [
+            (
+                fits[p + 1][q],
+                fits[p][q + 1],
+                q < minus,
+                fits[p + 1][q + 1],
+                fits[p + 1][q + 1],
+                fits[p + 2][q],
+                fits[p][q + 2],
+                p + q + 1 == most_terms,
+                min(most_terms - p - q, plus + 1 - p),
+            )
+            if fits[p + 1][q] or fits[p][q + 1]
+            else None
+            for q in range(most)
+        ]
+        for p in range(most)
+    ]
+    return fits, steps
 
 
 class _SumSearch:
@@ -80,7 +124,6 @@ class _SumSearch:
         self.targets, self.on_hit = targets, on_hit
         self.target_list = sorted(targets)
         self.low_target, self.high_target = min(targets), max(targets)
-        self.many = len(targets)  # more values in range than targets: try the targets instead
         self.most_terms = 1 + dice.plus + dice.minus
         self.room = dice.room  # what the dice left beside a multiset's can still add or take away
         self.reach: dict[int, int] = {}  # the room's largest sum by usage code, looked up in the hot loop
@@ -88,61 +131,32 @@ class _SumSearch:
         # Whole terms only (always, unless two ÷ dice were rolled): the sums are ints and a quicker evaluation
         # looks the last term up by the values it would need.
         self.whole = terms.whole_only
-        # fits[p][q]: whether p positive and q negative terms fit the sign dice (looked up, not worked out, in
-        # the search's innermost loop).
-        most = self.most_terms + 1
-        self.fits = fits = [[self.fits_signs(p, q) for q in range(most + 2)] for p in range(most + 2)]
-        # steps[p][q]: for a multiset of p positive and q negative terms, what one more term may be, worked out
-        # once: positive (with a − die left for later, or a sum that can still come down to a target), negative
-        # (if a + die is left for later, or the sum can still reach up to a target); whether the terms the dice
-        # left can still add may take the sum down or up afterwards; whether the larger multiset is the last; how
-        # many more positive terms this multiset may still take, at most (what the + dice and the places left allow).
-        self.steps = [
-            [
-                (
-                    fits[p + 1][q],
-                    fits[p][q + 1],
-                    q < self.minus,
-                    fits[p + 1][q + 1],
-                    fits[p + 1][q + 1],
-                    fits[p + 2][q],
-                    fits[p][q + 2],
-                    p + q + 1 == self.most_terms,
-                    min(self.most_terms - p - q, self.plus + 1 - p),
-                )
-                if fits[p + 1][q] or fits[p][q + 1]
-                else None
-                for q in range(most)
-            ]
-            for p in range(most)
-        ]
+        self.fits, self.steps = sign_tables(dice.plus, dice.minus)
 
     def run(self) -> None:
         most_terms, fits, low, top = self.most_terms, self.fits, self.low_target, self.high_target
         bias, high, whole, targets = self.bias, self.high, self.whole, self.targets
-        everything = [(g.usage, g.lo, g.hi, g) for g in self.groups]
         # Groups come in falling order of their largest values: once a sum of the largest positive terms the
         # sign dice allow, each no larger than this group's, stays below every target, it does for every group after.
         most_plus = min(most_terms, self.plus + 1)
         for i, group in enumerate(self.groups):
-            if group.hi * most_plus < low:
+            usage, g_lo, g_hi, values = group
+            if g_hi * most_plus < low:
                 break
             candidates = None
-            values = group.values
             if not values.isdisjoint(targets):  # one term, never negative
                 for t in self.target_list:
                     if t in values:
-                        self.on_hit([(1, group.usage, t)], 1, 0, t)
+                        self.on_hit([(1, usage, t)], 1, 0, t)
             if most_terms == 1:
                 continue
             for sign in (1, -1):
                 p, q = int(sign > 0), int(sign < 0)
-                if self.fits_signs(p, q):
-                    lo, hi = (group.lo, group.hi) if sign > 0 else (-group.hi, -group.lo)
+                if fits[p][q]:
+                    lo, hi = (g_lo, g_hi) if sign > 0 else (-g_hi, -g_lo)
                     if candidates is None:
-                        usage = group.usage
                         used = usage + bias  # the dice's bias added once, not once a group
-                        candidates = [c for c in everything[i:] if not (used + c[0]) & high]
+                        candidates = [c for c in self.groups[i:] if not (used + c[0]) & high]
                         if not candidates:
                             break
                         reach = self.room(usage)[0]
@@ -161,14 +175,7 @@ class _SumSearch:
                     if sums:
                         self.grow([(sign, group)], usage, candidates, p, q, lo, hi, sums)
 
-    def fits_signs(self, p: int, q: int) -> bool:
-        """Whether p positive and q negative terms fit the sign dice: a positive term first needs no die, a
-        negative term first needs the leading − die."""
-        if q > self.minus:
-            return False
-        return (p >= 1 and p - 1 <= self.plus) or (q >= 1 and p <= self.plus)
-
-    def grow(self, chosen: list[tuple[int, TermGroup]], usage: int, candidates: list[Candidate], p: int, q: int,
+    def grow(self, chosen: list[tuple[int, TermGroup]], usage: int, candidates: list[TermGroup], p: int, q: int,
              lo: float, hi: float, sums: set[Rational]) -> None:  # fmt: skip
         """Report every multiset one term larger than `chosen` (p positive, q negative terms; their partial sums
         `sums`, within [lo, hi]) that lands on a target, and grow it in turn unless it is as large as the sign dice
@@ -193,7 +200,8 @@ class _SumSearch:
         # A multiset one term larger is only worth a look when a target is in its reach or in that of the terms
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
         # leaves the room is small, so most branches end here.
-        for k, (g_usage, g_lo, g_hi, group) in enumerate(candidates):
+        for k, group in enumerate(candidates):
+            g_usage, g_lo, g_hi, g_values = group
             if hi + more_plus * g_hi < low_target:  # this term, and as many more as large, stay below
                 break
             joined = usage + g_usage
@@ -211,7 +219,7 @@ class _SumSearch:
                     if i < n_targets and targets[i] <= new_hi:
                         if need_up is None:
                             need_up = self.needs(sums, 1, lo, hi, candidates[0][2])
-                        if not group.values.isdisjoint(need_up):
+                        if not g_values.isdisjoint(need_up):
                             self.report(
                                 chosen, sums, 1, group, p + 1, q, targets[i : bisect_right(targets, new_hi)]
                             )
@@ -231,7 +239,7 @@ class _SumSearch:
                     if i < n_targets and targets[i] <= new_hi:
                         if need_down is None:
                             need_down = self.needs(sums, -1, lo, hi, candidates[0][2])
-                        if not group.values.isdisjoint(need_down):
+                        if not g_values.isdisjoint(need_down):
                             self.report(
                                 chosen, sums, -1, group, p, q + 1, targets[i : bisect_right(targets, new_hi)]
                             )
@@ -242,11 +250,11 @@ class _SumSearch:
                         if after:
                             self.deeper(chosen, joined, after, p, q + 1, sums, -1, group, x_lo, x_hi)
 
-    def deeper(self, chosen: list[tuple[int, TermGroup]], joined: int, after: list[Candidate], p: int, q: int,
+    def deeper(self, chosen: list[tuple[int, TermGroup]], joined: int, after: list[TermGroup], p: int, q: int,
                sums: set[Rational], sign: int, group: TermGroup, x_lo: float, x_hi: float) -> None:  # fmt: skip
         """Grow `chosen` with `group` added with `sign`: its partial sums that the dice left can still bring to a
         target (within [x_lo, x_hi])."""
-        values = group.values
+        values = group[3]
         if self.whole:
             if sign > 0:
                 grown = {x for a in sums for v in values if x_lo <= (x := a + v) <= x_hi}  # type: ignore[operator]
@@ -289,7 +297,8 @@ class _SumSearch:
                q: int, near: list[int]) -> None:  # fmt: skip
         """Report every sum of `chosen` (its partial sums `sums`) and a term of `group` added with `sign` that
         makes a target (one of `near`, the targets within the range of such sums)."""
-        values, u_last, whole = group.values, group.usage, self.whole
+        u_last, _, _, values = group
+        whole = self.whole
         for partial in sums:
             for t in near:
                 if whole:
@@ -305,15 +314,15 @@ class _SumSearch:
     def picks(chosen: list[tuple[int, TermGroup]], partial: Rational) -> Iterator[list[Picked]]:
         """Every choice of one value per chosen signed group whose sum is `partial`, as picked terms."""
         *others, (s_last, g_last) = chosen
-        last_values = g_last.values
-        for combo in product(*(g.values for _, g in others)):
+        last_values = g_last[3]
+        for combo in product(*(g[3] for _, g in others)):
             rest: Rational = partial
             for (s, _), v in zip(others, combo, strict=True):
                 rest = q_add(rest, q_neg(v) if s > 0 else v)
             v_last = rest if s_last > 0 else q_neg(rest)
             if v_last in last_values:
-                picked = [(s, g.usage, v) for (s, g), v in zip(others, combo, strict=True)]
-                picked.append((s_last, g_last.usage, v_last))
+                picked = [(s, g[0], v) for (s, g), v in zip(others, combo, strict=True)]
+                picked.append((s_last, g_last[0], v_last))
                 yield picked
 
 
