@@ -59,10 +59,26 @@ class DiceCounts:
             key=lambda field: -field[1],
         )
         self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
-        self._largest: dict[int, int] = {}
+        # The largest number the number dice left can show (`_bounds`), by a usage code's number part, for every
+        # part at once: a few dozen, each one step from a smaller one, rather than a loop over the digits each.
+        self._largest = self._largest_left()
         self._operators_left: dict[int, tuple[bool, bool, bool, int]] = {}
         # Per usage code: the room's two bounds and the multiplier, each worked out once (`_bounds`).
         self.bounds: dict[int, tuple[int, int, int]] = {}
+
+    def _largest_left(self) -> dict[int, int]:
+        """For every set of number dice a usage code can use (its number part), the largest number the dice
+        left show: their digits in falling order, a 6 read as 9."""
+        left = {0: 0}  # the number dice left, as a code, → the largest number they show
+        for shift, digit, count in self._number_fields:  # in falling order of their digits
+            grown = {}
+            for code, value in left.items():
+                for k in range(count + 1):
+                    grown[code + (k << shift)] = value
+                    value = value * 10 + digit
+            left = grown
+        rolled = sum(count << shift for shift, _, count in self._number_fields)
+        return {rolled - code: value for code, value in left.items()}
 
     def fits(self, usage: int) -> bool:
         """Whether a usage code needs no more dice of any face than were rolled."""
@@ -95,7 +111,7 @@ class DiceCounts:
         # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds`.
         numbers = usage & self._number_mask
         largest = self._largest.get(numbers)
-        if largest is None:
+        if largest is None:  # a number part beyond the roll's dice (it does not fit): the dice left, counted
             largest = 0
             for shift, digit, count in self._number_fields:  # in falling order of their digits
                 for _ in range(count - ((usage >> shift) & 31)):
@@ -332,7 +348,7 @@ class Terms:
         largest it can have and still be grown into such a term, the largest number the dice left can still
         multiply it by); no bound on values without a largest target."""
         dice = self._dice
-        most, divisors, multiplier = dice.bounds.get(usage) or dice._bounds(usage)
+        most, divisors, multiplier = dice._bounds(usage)  # each usage code once: the caps are kept
         final = inf if self._top is None else self._top + (most if self._minus else 0)
         found = self._caps[usage] = (final, final * divisors, multiplier)
         return found

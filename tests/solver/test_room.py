@@ -77,3 +77,20 @@ def test_multiplier_counts_the_times_and_constant_dice_left():
     assert dice.multiplier(0) == 91 * 11  # the 6 read as 9: 91 at most after the × die, then the ×11
     assert dice.multiplier(dice.bit["×"]) == 11  # no × die left: only the constant
     assert dice.multiplier(dice.bit["×"] + dice.bit["×11"]) == 1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_largest_number_left_is_the_dice_left_in_falling_order(seed):
+    # The table DiceCounts builds once, for every set of number dice a usage code can use, against the plain
+    # reading: the digits of the dice left sorted in falling order (a 6 read as 9) and joined.
+    import itertools
+
+    rng = random.Random(f"largest:{seed}")
+    numbers = [rng.randint(1, 8) for _ in range(rng.randint(1, 7))]
+    dice = DiceCounts(Roll.of(number_dice=numbers, operator_dice=["+"], target=1), None)
+    faces = sorted(dice.numbers)
+    for used in itertools.product(*(range(dice.numbers[f] + 1) for f in faces)):
+        code = sum(k * dice.bit[f] for k, f in zip(used, faces, strict=True))
+        left = [9 if f == 6 else f for f, k in zip(faces, used, strict=True) for _ in range(dice.numbers[f] - k)]
+        expected = int("".join(map(str, sorted(left, reverse=True)))) if left else 0
+        assert dice.room(code)[0] == expected
