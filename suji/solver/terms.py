@@ -159,20 +159,26 @@ def numbers(dice: DiceCounts, limit: Callable[[int], float] | None = None) -> di
     level: dict[int, set[int]] = {0: {0}}
     most: dict[int, float] = {}  # the limit by usage code, looked up once
     while level:
-        grown: dict[int, set[int]] = defaultdict(set)
+        grown: dict[int, set[int]] = {}
         for usage, values in level.items():
             for bit, readings in dies:
                 joined = usage + bit
                 if (joined + bias) & high:
                     continue
                 if limit is None:
-                    grown[joined] |= {v * 10 + d for v in values for d in readings}
-                    continue
-                cap = most.get(joined)
-                if cap is None:
-                    cap = most[joined] = limit(joined)
-                grown[joined] |= {x for v in values for d in readings if (x := v * 10 + d) <= cap}
-        grown = {usage: values for usage, values in grown.items() if values}
+                    made = {v * 10 + d for v in values for d in readings}
+                else:
+                    cap = most.get(joined)
+                    if cap is None:
+                        cap = most[joined] = limit(joined)
+                    made = {x for v in values for d in readings if (x := v * 10 + d) <= cap}
+                    if not made:
+                        continue
+                into = grown.get(joined)
+                if into is None:  # the first numbers of these dice: kept as they are
+                    grown[joined] = made
+                else:
+                    into |= made
         found.update(grown)
         level = grown
     return found
@@ -265,7 +271,7 @@ class Terms:
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
         self.whole_only = whole_only = dice.mulops[DIVIDE] < 2
         # The ÷ dice's field of a usage code: a term without them is whole.
-        self._divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
+        self._divide_field = divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         # A usage code's terms all have as many × ÷ and constant dice, one more each round: each usage code is met
@@ -300,10 +306,13 @@ class Terms:
                                 (u, fv) for u, fv in factor_groups if not (used + u) & high
                             ]
                         if whole is None:
-                            whole = [v for v in values if type(v) is int]
-                            fractions = (
-                                [v for v in values if type(v) is not int] if len(whole) < len(values) else []
-                            )
+                            if not usage & divide_field:  # no ÷ die: every value is whole
+                                whole, fractions = values, ()
+                            else:
+                                whole = [v for v in values if type(v) is int]
+                                fractions = (
+                                    [v for v in values if type(v) is not int] if len(whole) < len(values) else ()
+                                )
                             least, largest = (min(whole), max(whole)) if whole else (0, 0)
                         for u, f_values in groups:
                             joined = with_op + u
@@ -312,7 +321,11 @@ class Terms:
                                 bound = (caps.get(joined) or cap(joined))[1]
                                 if whole and least * f_least[u] <= bound:
                                     products = {x for v in whole for f in f_values if (x := v * f) <= bound}
-                                    grown_open[joined] |= products
+                                    into = grown_open.get(joined)
+                                    if into is None:  # the first products of these dice: kept as they are
+                                        grown_open[joined] = products
+                                    else:
+                                        into |= products
                                 if fractions:
                                     multiply_all(fractions, f_values, grown_open[joined])
                             elif whole_only:  # the one ÷ die: values are whole here
