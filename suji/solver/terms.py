@@ -281,7 +281,10 @@ class Terms:
         frontier_open: dict[int, set[Rational]] = dict(self._factors)  # type: ignore[arg-type]
         frontier_closed: dict[int, set[Rational]] = {}
         while frontier_open or frontier_closed:
-            frontier_open, frontier_closed = self._growable(frontier_open), self._growable(frontier_closed)
+            # Products are made within their bound, and so are the factors without a ÷ die (see above): the open
+            # terms without a ÷ die need no second look after the first round, nor in it without a ÷ die.
+            frontier_open = self._growable(frontier_open, within=bool(self.open) or not divide_field)
+            frontier_closed = self._growable(frontier_closed)
             grown_open: dict[int, set[Rational]] = defaultdict(set)
             grown_closed: dict[int, set[Rational]] = defaultdict(set)
             for usage, values in frontier_open.items():
@@ -366,26 +369,33 @@ class Terms:
         found = self._caps[usage] = (final, final * divisors, multiplier)
         return found
 
-    def _growable(self, frontier: dict[int, set[Rational]]) -> dict[int, set[Rational]]:
+    def _growable(self, frontier: dict[int, set[Rational]], within: bool = False) -> dict[int, set[Rational]]:
         """The frontier without the values that no growing can bring within their bound, nor (with fewer than
-        two ÷ dice) the fractions that the dice left cannot multiply back to a whole number."""
+        two ÷ dice) the fractions that the dice left cannot multiply back to a whole number.
+
+        `within`: the values of usage codes without a ÷ die are known to be within their bound already.
+        """
         kept = {}
         caps, cap, whole_only, divide_field = self._caps, self._cap, self.whole_only, self._divide_field
         for usage, values in frontier.items():
             if not values:
                 continue
-            _, bound, most = caps.get(usage) or cap(usage)
             if not usage & divide_field:  # no ÷ die: whole values, often all within their bound
-                if values and max(values) > bound:  # type: ignore[type-var,operator]
+                if within:
+                    kept[usage] = values
+                    continue
+                bound = (caps.get(usage) or cap(usage))[1]
+                if max(values) > bound:  # type: ignore[type-var,operator]
                     values = {v for v in values if v <= bound}  # type: ignore[operator]
             elif whole_only:
+                _, bound, most = caps.get(usage) or cap(usage)
                 values = {
                     v
                     for v in values
                     if (v <= bound if type(v) is int else v[1] <= most and v[0] <= bound * v[1])  # type: ignore[operator,index]
                 }
             else:
-                values = at_most(values, bound)  # type: ignore[arg-type]
+                values = at_most(values, (caps.get(usage) or cap(usage))[1])  # type: ignore[arg-type]
             if values:
                 kept[usage] = values
         return kept
