@@ -326,12 +326,15 @@ class _SumSearch:
                 yield picked
 
 
-def arrangements(parts: list[tuple[int, Faces]], dice: DiceCounts, first: int = 0) -> Iterable[Faces]:
+def arrangements(parts: tuple[tuple[int, Faces], ...], dice: DiceCounts, first: int = 0,
+                 positive: int | None = None) -> Iterable[Faces]:  # fmt: skip
     """Every formula writing these signed terms in some order that the sign dice allow.
 
-    `first` (1 or −1) keeps only the orders whose first term has that sign; 0 keeps all.
+    `first` (1 or −1) keeps only the orders whose first term has that sign; 0 keeps all. `positive`: how many
+    terms are positive, when the caller knows.
     """
-    positive = sum(1 for s, _ in parts if s > 0)
+    if positive is None:
+        positive = sum(1 for s, _ in parts if s > 0)
     if len(parts) - positive > dice.minus:
         return
     for order in set(permutations(parts)):
@@ -348,9 +351,12 @@ def arrangements(parts: list[tuple[int, Faces]], dice: DiceCounts, first: int = 
 
 def spell_sum(terms: Terms, dice: DiceCounts, picked: list[Picked], first: int = 0) -> Iterable[Faces]:
     """Every formula writing these signed terms (any spelling of each, any order the sign dice allow)."""
+    positive = sum(1 for s, _, _ in picked if s > 0)  # the same for every spelling
+    if len(picked) - positive > dice.minus:
+        return
     choices = [[(s, faces) for faces in terms.terms_of(u, v)] for s, u, v in picked]
     for parts in product(*choices):
-        yield from arrangements(list(parts), dice, first)
+        yield from arrangements(parts, dice, first, positive)
 
 
 def find_hits(dice: DiceCounts, terms: Terms, targets: set[int]) -> dict[int, set[Faces]]:
