@@ -131,6 +131,13 @@ class _SumSearch:
         # Whole terms only (always, unless two ÷ dice were rolled): the sums are ints and a quicker evaluation
         # looks the last term up by the values it would need.
         self.whole = terms.whole_only
+        # With whole terms, the values a last term would need are kept as bitsets where they are at most the
+        # largest target (bit v set: v is needed), and so are each group's values up to it (`bits`, as asked):
+        # a candidate is then one `&` of two ints. The targets, and the targets reflected (bit top − t), as bits.
+        top = self.high_target
+        self.target_bits = sum(1 << t for t in targets)
+        self.reflected_bits = sum(1 << (top - t) for t in targets)
+        self.bits_of: dict[int, int] = {}
         self.fits, self.steps = sign_tables(dice.plus, dice.minus)
 
     def run(self) -> None:
@@ -196,6 +203,7 @@ class _SumSearch:
         low_target, high_target = self.low_target, self.high_target
         bias, high, reach_of = self.bias, self.high, self.reach
         need_up = need_down = None
+        bits_of = self.bits_of
         targets, n_targets = self.target_list, len(self.target_list)
         # A multiset one term larger is only worth a look when a target is in its reach or in that of the terms
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
@@ -219,7 +227,11 @@ class _SumSearch:
                     if i < n_targets and targets[i] <= new_hi:
                         if need_up is None:
                             need_up = self.needs(sums, 1, lo, hi, candidates[0][2])
-                        if not g_values.isdisjoint(need_up):
+                        if (
+                            need_up & (bits_of[g_usage] if g_usage in bits_of else self.bits(group))
+                            if type(need_up) is int
+                            else not g_values.isdisjoint(need_up)
+                        ):
                             self.report(
                                 chosen, sums, 1, group, p + 1, q, targets[i : bisect_right(targets, new_hi)]
                             )
@@ -239,7 +251,11 @@ class _SumSearch:
                     if i < n_targets and targets[i] <= new_hi:
                         if need_down is None:
                             need_down = self.needs(sums, -1, lo, hi, candidates[0][2])
-                        if not g_values.isdisjoint(need_down):
+                        if (
+                            need_down & (bits_of[g_usage] if g_usage in bits_of else self.bits(group))
+                            if type(need_down) is int
+                            else not g_values.isdisjoint(need_down)
+                        ):
                             self.report(
                                 chosen, sums, -1, group, p, q + 1, targets[i : bisect_right(targets, new_hi)]
                             )
@@ -278,11 +294,27 @@ class _SumSearch:
         self.grow(chosen, joined, after, p, q, lo, hi, grown)  # type: ignore[arg-type]
         chosen.pop()
 
-    def needs(self, sums: set[Rational], sign: int, lo: float, hi: float, largest: float) -> set[Rational]:
+    def needs(self, sums: set[Rational], sign: int, lo: float, hi: float, largest: float) -> set[Rational] | int:
         """The values up to `largest` (the largest term left to choose) that a last term, added (sign 1) or taken
-        away (−1), would need to bring one of these partial sums (within [lo, hi]) to a target."""
+        away (−1), would need to bring one of these partial sums (within [lo, hi]) to a target.
+
+        A bitset (bit v set: v is needed) when they are whole and none can be larger than the largest target:
+        t − a with no sum below 0, or a − t with no sum more than the largest target above the smallest.
+        """
         targets = self.target_list
         if self.whole:
+            top = self.high_target
+            if sign > 0 and lo >= 0:
+                bits, target_bits = 0, self.target_bits
+                for a in sums:
+                    bits |= target_bits >> a  # type: ignore[operator]
+                return bits
+            if sign < 0 and hi - self.low_target <= top:
+                # a − t = (top − t) − (top − a): the reflected targets shifted down by top − a (up if negative).
+                bits, reflected = 0, self.reflected_bits
+                for a in sums:
+                    bits |= reflected >> (top - a) if a <= top else reflected << (a - top)  # type: ignore[operator]
+                return bits
             # Terms are never negative and at most `largest`: only the targets that far above (or below) the sums.
             if sign > 0:
                 near = targets[bisect_left(targets, lo) : bisect_right(targets, hi + largest)]
@@ -292,6 +324,12 @@ class _SumSearch:
         if sign > 0:
             return {q_add(t, q_neg(a)) for a in sums for t in targets}
         return {q_add(a, -t) for a in sums for t in targets}
+
+    def bits(self, group: TermGroup) -> int:
+        """A group's values up to the largest target, as a bitset (worked out when first asked, and kept)."""
+        top = self.high_target
+        found = self.bits_of[group[0]] = sum(1 << v for v in group[3] if v <= top)  # type: ignore[operator]
+        return found
 
     def report(self, chosen: list[tuple[int, TermGroup]], sums: set[Rational], sign: int, group: TermGroup, p: int,
                q: int, near: list[int]) -> None:  # fmt: skip
