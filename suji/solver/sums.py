@@ -125,6 +125,8 @@ class _SumSearch:
         self.target_list = sorted(targets)
         self.low_target, self.high_target = min(targets), max(targets)
         self.most_terms = 1 + dice.plus + dice.minus
+        # The number part of a usage code, and that of all the number dice.
+        self.number_mask, self.all_numbers = dice.number_mask, dice.all_numbers
         self.room = dice.room  # what the dice left beside a multiset's can still add or take away
         self.reach: dict[int, int] = {}  # the room's largest sum by usage code, looked up in the hot loop
         self.groups = term_groups(terms)
@@ -162,6 +164,8 @@ class _SumSearch:
                 if fits[p][q]:
                     lo, hi = (g_lo, g_hi) if sign > 0 else (-g_hi, -g_lo)
                     if candidates is None:
+                        if usage & self.number_mask == self.all_numbers:  # no number die left for a term
+                            break
                         used = usage + bias  # the dice's bias added once, not once a group
                         candidates = [c for c in self.groups[i:] if not (used + c[0]) & high]
                         if not candidates:
@@ -203,7 +207,7 @@ class _SumSearch:
         low_target, high_target = self.low_target, self.high_target
         bias, high, reach_of = self.bias, self.high, self.reach
         need_up = need_down = None
-        bits_of = self.bits_of
+        bits_of, number_mask, all_numbers = self.bits_of, self.number_mask, self.all_numbers
         targets, n_targets = self.target_list, len(self.target_list)
         # A multiset one term larger is only worth a look when a target is in its reach or in that of the terms
         # the dice left can still add (up to their room, and only with a sign die left for them): near the
@@ -235,7 +239,8 @@ class _SumSearch:
                             self.report(
                                 chosen, sums, 1, group, p + 1, q, targets[i : bisect_right(targets, new_hi)]
                             )
-                    if not last_size:
+                    # Every term needs a number die: with none left, nothing can come after (most often the case).
+                    if not last_size and joined & number_mask != all_numbers:
                         used = joined + bias  # added once, not once a candidate
                         after = [c for c in candidates[k:] if not (used + c[0]) & high]
                         if after:
@@ -259,7 +264,7 @@ class _SumSearch:
                             self.report(
                                 chosen, sums, -1, group, p, q + 1, targets[i : bisect_right(targets, new_hi)]
                             )
-                    if not last_size:
+                    if not last_size and joined & number_mask != all_numbers:
                         if after is None:
                             used = joined + bias
                             after = [c for c in candidates[k:] if not (used + c[0]) & high]

@@ -51,9 +51,10 @@ class DiceCounts:
         counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
         self.bias = sum((15 - c) << (FIELD * i) for i, c in enumerate(counts))
         self.high = sum(16 << (FIELD * i) for i in range(len(faces)))
-        # The number dice have the low fields: a usage code's number part is `usage & _number_mask`, and the
+        # The number dice have the low fields: a usage code's number part is `usage & number_mask`, and the
         # bounds below are worked out from its number part and its operator part, each kept once (per roll).
-        self._number_mask = (1 << (FIELD * len(self.numbers))) - 1
+        self.number_mask = (1 << (FIELD * len(self.numbers))) - 1
+        self.all_numbers = sum(self.numbers[f] * self.bit[f] for f in self.numbers)  # every number die used
         self._number_fields = sorted(
             ((FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int),
             key=lambda field: -field[1],
@@ -109,7 +110,7 @@ class DiceCounts:
 
     def _bounds(self, usage: int) -> tuple[int, int, int]:
         # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds`.
-        numbers = usage & self._number_mask
+        numbers = usage & self.number_mask
         largest = self._largest.get(numbers)
         if largest is None:  # a number part beyond the roll's dice (it does not fit): the dice left, counted
             largest = 0

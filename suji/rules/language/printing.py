@@ -23,7 +23,7 @@ from suji.rules.language.spelling import MINUS, PLUS, Face
 
 def format_faces(faces: Sequence[Face]) -> str:
     """The printed form of a formula: digits and + − × ÷ ×10 ×11 ×12 ² √, no spaces."""
-    return "".join(str(f) for f in faces)
+    return "".join(map(str, faces))
 
 
 # ---- the machine's spelling (SymPy's) ----------------------------------------------------------------------
