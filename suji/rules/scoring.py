@@ -172,16 +172,29 @@ class CheckResult:
         return pupil_text(self.exact) if self.exact is not None else None
 
     def to_dict(self, lang: str = "en") -> dict:
-        """Exactly the object `suji check --json` prints: `value` in machine form, `display` the pupil's."""
+        """Exactly the object `suji check --json` prints: `value` in machine form, `display` the pupil's.
+
+        The same fields as the properties above give (tests hold the two to each other), each die's text made
+        once: every /api/check answer is built here.
+        """
+        texts = [str(die[0]) for die in self.dice]  # UsedDie.text of each die, its face printed
+        kept = self.kept
+        if len(kept) == len(texts):  # nothing stripped (or no dice): every die scored, in order
+            scored, removed = texts, []
+        else:
+            scored = [texts[i] for i in kept]
+            kept_set = set(kept)
+            removed = [text for i, text in enumerate(texts) if i not in kept_set]
+        exact = self.exact
         return {
             "valid": self.valid,
             "error": self.error.to_dict(lang) if self.error else None,
-            "value": self.value_text,
-            "display": self.display,
+            "value": machine_text(exact) if exact is not None else None,
+            "display": pupil_text(exact) if exact is not None else None,
             "target": self.target,
-            "scored_formula": self.scored_formula if self.valid else None,
-            "scored_tokens": self.scored_tokens,
-            "removed_tokens": self.removed_tokens,
+            "scored_formula": "".join(scored) if self.valid else None,  # format_faces of the kept faces
+            "scored_tokens": scored,
+            "removed_tokens": removed,
             "operator_points": self.operator_points,
             "number_dice_used": self.number_dice_used,
             "score": self.score,

@@ -18,6 +18,7 @@ from suji.rules.language.reader import MAX_FORMULA_LENGTH, parse
 from suji.rules.scoring import (
     OPERATOR_POINTS,
     SET_FACE_COST,
+    CheckResult,
     apply_costs,
     check,
     check_dice,
@@ -243,6 +244,51 @@ def test_check_never_raises_on_junk(text):
     assert not result.valid and result.error is not None
     assert result.to_dict()["valid"] is False
     result.error.message("ja")
+
+
+def _plain_answer(result: CheckResult, lang: str) -> dict:
+    """The answer `to_dict` gives, built plainly from the result's properties and the printers."""
+    return {
+        "valid": result.valid,
+        "error": result.error.to_dict(lang) if result.error else None,
+        "value": result.value_text,
+        "display": result.display,
+        "target": result.target,
+        "scored_formula": result.scored_formula if result.valid else None,
+        "scored_tokens": result.scored_tokens,
+        "removed_tokens": result.removed_tokens,
+        "operator_points": result.operator_points,
+        "number_dice_used": result.number_dice_used,
+        "score": result.score,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "roll"),
+    [
+        ("21²+4+1", SEED_ROLL),  # nothing stripped
+        ("8+2÷11×11", Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)),  # dice stripped from the middle
+        ("3+√4²", Roll.of([3, 4, 1, 2], ["+", "sqrt", "^2"], target=7)),
+        ("52×3−1", Roll.of([5, 2, 3, 1, 6], ["×", "−", "+", "²"], target_dice=[1, 5, 2])),  # no target made
+        ("√8÷3−1", Roll.of([8, 3, 1], ["sqrt", "/", "-"], target=1)),  # a surd: machine and pupil spellings differ
+        ("−2÷4", Roll.of([2, 4], ["-", "/"], target=1)),  # a negative fraction
+        ("12++3", SEED_ROLL),  # invalid
+        ("", SEED_ROLL),
+    ],
+)
+def test_the_answer_has_the_fields_of_the_result(text, roll):
+    result = check(text, roll, rerolled=2)
+    for lang in ("ja", "en"):
+        assert result.to_dict(lang) == _plain_answer(result, lang)
+    # A result made by hand (value_so_far makes one) keeps the same rule: dice not kept are the removed ones.
+    made = CheckResult(formula="x", valid=False, dice=result.dice, kept=result.kept[:1])
+    assert made.to_dict("en") == _plain_answer(made, "en")
+
+
+@given(formulas(max_len=9))
+def test_the_answer_has_the_fields_of_the_result_for_any_formula(faces):
+    result = check(format_faces(faces), roll_for(faces, 1))
+    assert result.to_dict("en") == _plain_answer(result, "en")
 
 
 def test_check_accepts_non_strings():
