@@ -270,7 +270,8 @@ def _plain_answer(result: CheckResult, lang: str) -> dict:
         ("8+2÷11×11", Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)),  # dice stripped from the middle
         ("3+√4²", Roll.of([3, 4, 1, 2], ["+", "sqrt", "^2"], target=7)),
         ("52×3−1", Roll.of([5, 2, 3, 1, 6], ["×", "−", "+", "²"], target_dice=[1, 5, 2])),  # no target made
-        ("√8÷3−1", Roll.of([8, 3, 1], ["sqrt", "/", "-"], target=1)),  # a surd: machine and pupil spellings differ
+        # a surd: the machine and pupil spellings differ
+        ("√8÷3−1", Roll.of([8, 3, 1], ["sqrt", "/", "-"], target=1)),
         ("−2÷4", Roll.of([2, 4], ["-", "/"], target=1)),  # a negative fraction
         ("12++3", SEED_ROLL),  # invalid
         ("", SEED_ROLL),
