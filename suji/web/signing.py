@@ -165,7 +165,7 @@ class CsrfProtect(CSRFProtect):
         if req.mimetype in FORM_TYPES:
             return super()._get_csrf_token()
         # A JSON body has no form fields: look at the headers only, without reading the body as a form.
-        for header_name in current_app.config["WTF_CSRF_HEADERS"]:
+        for header_name in current_app._get_current_object().config["WTF_CSRF_HEADERS"]:
             token = req.headers.get(header_name)
             if token:
                 return token
