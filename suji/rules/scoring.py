@@ -255,7 +255,7 @@ def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int 
                     raise reading
                 result = _score_reading(text, reading, roll, rerolled, set_faces)
             except FormulaError as error:
-                first_error = first_error or error
+                first_error = first_error or _kept(error)
                 continue
             if best is None or (result.target is not None, result.points) > (
                 best.target is not None,
@@ -263,13 +263,20 @@ def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int 
             ):
                 best = result
     except FormulaError as error:
-        first_error = error
+        first_error = _kept(error)
     if best is not None:
         return best
     assert first_error is not None
     if first_error.code == "zero" and constants == 0:
         first_error = _missing_constant_die(scanned, roll) or first_error
     return CheckResult(formula=text, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces)
+
+
+def _kept(error: FormulaError) -> FormulaError:
+    """An error kept as the answer's data, without its traceback: the traceback holds this call's frame (and, by
+    their f_back, its callers': a web request's whole stack), whose locals hold the error again, and such a cycle
+    lives until the garbage collector's next pass."""
+    return error.with_traceback(None)
 
 
 def _missing_constant_die(scanned: Scanned, roll: Roll) -> FormulaError | None:
@@ -280,7 +287,7 @@ def _missing_constant_die(scanned: Scanned, roll: Roll) -> FormulaError | None:
                 check_dice(reading.dice, roll)
             except FormulaError as error:
                 if error.code == "not_rolled" and error.params.get("face") in CONSTANT_FACES:
-                    return error
+                    return _kept(error)
     return None
 
 
@@ -303,7 +310,7 @@ def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
         try:
             check_dice([UsedDie(p["face"], p["start"] + 1) for p in dice if p["face"] is not None], roll)
         except FormulaError as error:
-            result = CheckResult(formula=formula, valid=False, error=error)
+            result = CheckResult(formula=formula, valid=False, error=_kept(error))
     data = result.to_dict(lang)
     unfinished = result.error is not None and result.error.unfinished_in(formula)
     return {

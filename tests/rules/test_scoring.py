@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 
 import pytest
@@ -290,6 +291,28 @@ def test_the_answer_has_the_fields_of_the_result(text, roll):
 def test_the_answer_has_the_fields_of_the_result_for_any_formula(faces):
     result = check(format_faces(faces), roll_for(faces, 1))
     assert result.to_dict("en") == _plain_answer(result, "en")
+
+
+def test_a_check_leaves_nothing_for_the_garbage_collector():
+    """An error kept in the answer carries no traceback: its frames (a web request's whole stack) would hold the
+    error again, a cycle that lives until the collector's next pass."""
+    cases = [
+        ("12++3", SEED_ROLL),  # no reading is a formula
+        ("8+2÷11×11", Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)),  # one reading valid, one not rolled
+        ("21×10", SEED_ROLL),  # the error replaced by the missing constant die's
+        ("(1+2)", SEED_ROLL),  # a character no die shows
+    ]
+    for text, roll in cases:
+        check(text, roll)  # warm: first calls may fill module caches
+    gc.collect()
+    gc.disable()
+    try:
+        results = [check(text, roll) for text, roll in cases]
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert all(r.error is None or r.error.__traceback__ is None for r in results)
+    assert [r.valid for r in results] == [False, True, False, False]
 
 
 def test_check_accepts_non_strings():
