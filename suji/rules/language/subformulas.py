@@ -91,6 +91,7 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
     # last one as p/q·√r (q == 0: none yet), how the last joins them (× or ÷), whether it is rooted, its number).
     # It starts empty, before its first die (a digit or a √: the automaton after an operator).
     level = []
+    ops_before = [0] * n  # how many + and − dice come before each die a term may keep
     for j, face in enumerate(faces):
         middles.append([])
         if type(face) is int:
@@ -106,6 +107,7 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 continue
         level.append((len(inner), j, 0, OPERATOR, 0, 0, 0, TIMES, False, 0))
         inner.append(j)
+        ops_before[j] = len(ops)
     last_op = ops[-1][0] if ops else -1
     best = n - 1  # the most dice a match may have: a proper sub-formula, or fewer once one is found
     found: list[int] = []  # the matches of `best` dice, as bit masks of the kept dice
@@ -139,9 +141,9 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 # The last factor closes: the number ends here (the term may end with it), or a constant die, × or
                 # ÷ follows it. Its value (squared, and under a √: the root; √n² is n) joins the term's factors.
                 closed = number
+                squared = False
                 if nxt == DIGITS:
                     closed = number * 10 + face  # type: ignore[operator]
-                    squared = False
                     if k + 1 < m:
                         grown.append((k + 1, first, bit, nxt, p, q, r, op, root, closed))
                 elif nxt == SQUARED:
@@ -150,7 +152,9 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                         grown.append((k + 1, first, bit, nxt, p, q, r, op, root, closed))
                 else:
                     squared = state == SQUARED
-                if state == CONSTANT and nxt != DIGITS and nxt != SQUARED:
+                if not q and nxt == DIGITS and not root:
+                    p1, q1, r1 = closed, 1, 1  # a term of one plain number so far (the usual case)
+                elif state == CONSTANT and nxt != DIGITS and nxt != SQUARED:
                     p1, q1, r1 = p, q, r  # a constant die closed the factor already
                 else:
                     if squared:
@@ -200,7 +204,7 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 if j < last_op:
                     follow = follows[j]
                     if follow is None:
-                        follow = follows[j] = [o for o in ops if o[0] > j]
+                        follow = follows[j] = ops[ops_before[j] :]
                     middles[first].append((bit, size, p1, q1, r1, follow))
                     room = best - size - 2
                     for after, bucket in ends:
@@ -248,6 +252,8 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                                 todo.append(
                                     (need, sign, p3, q3, r3, mask2 | term_mask, size0 + term_size, follow2)
                                 )
+    if not found:  # (most formulas)
+        return []
     return sorted(tuple(i for i in range(n) if mask >> i & 1) for mask in found)
 
 
