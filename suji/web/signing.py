@@ -101,9 +101,12 @@ class SessionInterface(SecureCookieSessionInterface):
     def save_session(self, app: Flask, session: SecureCookieSession, response: Any) -> None:
         # Unchanged and not refreshed: Flask would only add "Vary: Cookie", which every response has already
         # (suji.web's after_request), and parsing the Vary header to add it costs more than the rest.
-        vary = response.headers.getlist("Vary")  # (`get` would raise and catch a KeyError when there is none)
-        if not session.modified and not session.permanent and any("Cookie" in v for v in vary):
-            return
+        if not session.modified and not session.permanent:
+            # (`get` would raise and catch a KeyError when there is no Vary; `any` over a generator costs more
+            # than this loop over one or two values)
+            for vary in response.headers.getlist("Vary"):
+                if "Cookie" in vary:
+                    return
         super().save_session(app, session, response)
 
 
@@ -198,7 +201,7 @@ class CsrfProtect(CSRFProtect):
                 self._error_response("The referrer header is missing.")
             if not same_origin(req.referrer, f"https://{req.host}/"):
                 self._error_response("The referrer does not match the host.")
-        g.csrf_valid = True
+        g._get_current_object().csrf_valid = True  # (setting through the proxy costs a Python-level lookup)
 
 
 def _token_problem(token: str | None, config: Any, app_secret_key: Any, session: Any) -> str | None:
