@@ -1,5 +1,5 @@
 """Cookies and CSRF tokens, each read and checked once: Flask's session, Flask-WTF's CSRF protection and the
-Cookie header itself; and a request body of known length, read in one call.
+Cookie header itself; and a request body of known length (read from the WSGI environ), read in one call.
 
     Cookie header ──parsed (first time only)──▶ cookies
     session cookie / X-CSRFToken ──HMAC check (first time only)──▶ payload + signing time ──age, compare──▶
@@ -32,6 +32,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.http import parse_cookie
 from werkzeug.utils import cached_property
+from werkzeug.wsgi import get_content_length
 
 from suji.core.caching import bounded
 
@@ -58,6 +59,12 @@ class Request(FlaskRequest):
         if len(data) != length:
             raise ClientDisconnected()  # as werkzeug's LimitedStream does: a 400
         return io.BytesIO(data)
+
+    @cached_property
+    def content_length(self) -> int | None:
+        # werkzeug's rule, read by werkzeug.wsgi.get_content_length from the two WSGI keys the headers map to
+        # (through the headers, an absent Transfer-Encoding raised and caught a KeyError on every request).
+        return get_content_length(self.environ)
 
     @cached_property
     def cookies(self) -> ImmutableMultiDict[str, str]:
