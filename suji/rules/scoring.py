@@ -43,6 +43,17 @@ def formula_score(faces: Sequence[Face]) -> int:
     return operator_points(faces) * number_dice_used(faces)
 
 
+def _tally(faces: Sequence[Face]) -> tuple[int, int]:
+    """(operator_points, number_dice_used) of the faces in one pass (the check's answer shows both)."""
+    points = numbers = 0
+    for face in faces:
+        if type(face) is str:
+            points += OPERATOR_POINTS[face]
+        elif type(face) is int:
+            numbers += 1
+    return points, numbers
+
+
 def costs(rerolled: int = 0, set_faces: int = 0) -> int:
     """What re-rolling `rerolled` dice and setting `set_faces` dice to a face cost (RULES.md "Rerolls")."""
     return REROLL_COST * rerolled + SET_FACE_COST * set_faces
@@ -210,8 +221,7 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     made = rational is not None and rational.denominator == 1 and int(rational) in roll.targets
     target = int(rational) if made else None  # type: ignore[arg-type]
     kept = strip_redundant(reading.faces, exact)
-    kept_faces = [reading.faces[i] for i in kept]
-    operators, numbers = operator_points(kept_faces), number_dice_used(kept_faces)
+    operators, numbers = _tally([reading.faces[i] for i in kept])
     points = operators * numbers if target is not None else 0  # formula_score, from the two figures shown
     return CheckResult(
         formula=text,
@@ -245,7 +255,10 @@ def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int 
     text = scanned.text
     if rerolled < 0 or set_faces < 0:
         raise ValueError("costs cannot be negative")
-    constants = sum(1 for f in roll.operator_dice if f in CONSTANT_FACES)
+    constants = 0  # the roll's constant dice (a loop: a generator costs more than counting a few dice)
+    for face in roll.operator_dice:
+        if face in CONSTANT_FACES:
+            constants += 1
     best: CheckResult | None = None
     first_error: FormulaError | None = None
     try:

@@ -431,3 +431,10 @@ def test_the_value_request_reads_the_text_once(monkeypatch):
         scans.clear()
         value_so_far(text, roll, "en")
         assert scans == [text], text
+
+
+@given(formulas(max_len=12))
+def test_the_tally_is_the_operator_points_and_the_number_dice(faces):
+    from suji.rules.scoring import _tally
+
+    assert _tally(faces) == (operator_points(faces), number_dice_used(faces))
