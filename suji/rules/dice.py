@@ -23,6 +23,7 @@ from suji.rules.language.spelling import (  # noqa: F401 - the faces, for everyt
     TIMES10,
     TIMES11,
     TIMES12,
+    die_names,
     operator_face,
 )
 
@@ -118,6 +119,16 @@ def _are_operator_faces(dice: object) -> bool:
     return type(dice) is tuple and _STR.issuperset(map(type, dice)) and _CANONICAL.issuperset(dice)
 
 
+def _operator_faces(dice: Iterable[object]) -> tuple[str, ...]:
+    """`parse_operator_face` of each die: dice given by their usual names (x11, sqrt, ^2…) looked up in one go."""
+    dice = tuple(dice)
+    if _STR.issuperset(map(type, dice)):
+        faces = tuple(map(die_names().get, dice))  # what operator_face finds first for a name
+        if None not in faces:
+            return faces
+    return tuple([parse_operator_face(f) for f in dice])
+
+
 def face_readings(face: int) -> tuple[int, ...]:
     """The digits a number die showing `face` can stand for: a 6 may be read as 9."""
     return (6, 9) if face == 6 else (face,)
@@ -165,9 +176,7 @@ class Roll:
         if not _are_number_faces(self.number_dice):
             object.__setattr__(self, "number_dice", tuple([parse_number_face(f) for f in self.number_dice]))
         if not _are_operator_faces(self.operator_dice):
-            object.__setattr__(
-                self, "operator_dice", tuple([parse_operator_face(f) for f in self.operator_dice])
-            )
+            object.__setattr__(self, "operator_dice", _operator_faces(self.operator_dice))
         if (
             len(self.number_dice) > MAX_NUMBER_DICE
             or len(self.operator_dice) > MAX_OPERATOR_DICE

@@ -132,6 +132,8 @@ DIE_VALUES = st.one_of(
 @example([True], [1], ["+"])  # a bool equal to a face
 @example([1], [1, 2.0], ["+"])  # a float equal to a face
 @example([1], [1], [_Plus("+"), "−"])  # a str that is not a plain one
+@example([1], [1], ["x11", "sqrt", "^2", "/", "＊１２"])  # usual names, looked up in one go
+@example([1], [1], ["x11", "x13"])  # a name among them that is no die's
 @example([4, 4, 6], [2, 1, 4, 1, 3], ["+", "+", "²", "−"])  # faces already: kept as they are
 def test_a_roll_holds_the_faces_each_die_reads_as(targets, numbers, operators):
     """Dice given as faces already are kept in one go: the roll holds what reading each die alone gives."""
@@ -206,3 +208,14 @@ def test_custom_rolls_have_limits_that_keep_checks_quick():
         with pytest.raises(DiceError) as caught:
             Roll.of([1] * numbers, ["+"] * operators, target_dice=[1] * targets)
         assert caught.value.code == "too_many_dice"
+
+
+def test_every_usual_name_of_a_die_makes_the_face_it_reads_as():
+    from suji.rules.language.spelling import die_names
+
+    names = sorted(die_names())
+    for start in range(0, len(names), 6):  # six operator dice a roll at most
+        chosen = names[start : start + 6]
+        assert Roll.of([1], chosen, target=1).operator_dice == tuple(parse_operator_face(n) for n in chosen)
+    read_once = Roll(target_dice=(), number_dice=(1,), operator_dice=iter(["x11", "sqrt"]), target=1)  # type: ignore[arg-type]
+    assert read_once.operator_dice == ("×11", "√")  # any iterable of dice, read once
