@@ -23,6 +23,7 @@ from suji.rules.language.spelling import (  # noqa: F401 - the faces, for everyt
     TIMES10,
     TIMES11,
     TIMES12,
+    die_names,
     operator_face,
 )
 
@@ -101,6 +102,33 @@ def parse_number_face(value: object) -> int:
     return face
 
 
+_NUMBER_FACES = frozenset(range(1, 10))
+_INT = frozenset({int})
+_STR = frozenset({str})
+
+
+def _are_number_faces(dice: object) -> bool:
+    """Whether `dice` is a tuple of number faces exactly as `parse_number_face` returns them: ints 1-9 (not bools,
+    which equal 0 and 1, nor floats such as 3.0, which equal ints)."""
+    # The types first: an unhashable die (a list) is left to parse_number_face's own complaint.
+    return type(dice) is tuple and _INT.issuperset(map(type, dice)) and _NUMBER_FACES.issuperset(dice)
+
+
+def _are_operator_faces(dice: object) -> bool:
+    """Whether `dice` is a tuple of operator faces exactly as `parse_operator_face` returns them (plain strs)."""
+    return type(dice) is tuple and _STR.issuperset(map(type, dice)) and _CANONICAL.issuperset(dice)
+
+
+def _operator_faces(dice: Iterable[object]) -> tuple[str, ...]:
+    """`parse_operator_face` of each die: dice given by their usual names (x11, sqrt, ^2…) looked up in one go."""
+    dice = tuple(dice)
+    if _STR.issuperset(map(type, dice)):
+        faces = tuple(map(die_names().get, dice))  # what operator_face finds first for a name
+        if None not in faces:
+            return faces
+    return tuple([parse_operator_face(f) for f in dice])
+
+
 def face_readings(face: int) -> tuple[int, ...]:
     """The digits a number die showing `face` can stand for: a 6 may be read as 9."""
     return (6, 9) if face == 6 else (face,)
@@ -141,9 +169,14 @@ class Roll:
     targets: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "target_dice", tuple([parse_number_face(f) for f in self.target_dice]))
-        object.__setattr__(self, "number_dice", tuple([parse_number_face(f) for f in self.number_dice]))
-        object.__setattr__(self, "operator_dice", tuple([parse_operator_face(f) for f in self.operator_dice]))
+        # Dice already given as faces (ints 1-9, operators as printed: every roll the app makes and most it is
+        # sent) are kept as they are, checked in one go; anything else is read die by die.
+        if not _are_number_faces(self.target_dice):
+            object.__setattr__(self, "target_dice", tuple([parse_number_face(f) for f in self.target_dice]))
+        if not _are_number_faces(self.number_dice):
+            object.__setattr__(self, "number_dice", tuple([parse_number_face(f) for f in self.number_dice]))
+        if not _are_operator_faces(self.operator_dice):
+            object.__setattr__(self, "operator_dice", _operator_faces(self.operator_dice))
         if (
             len(self.number_dice) > MAX_NUMBER_DICE
             or len(self.operator_dice) > MAX_OPERATOR_DICE

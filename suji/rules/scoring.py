@@ -43,6 +43,17 @@ def formula_score(faces: Sequence[Face]) -> int:
     return operator_points(faces) * number_dice_used(faces)
 
 
+def _tally(faces: Sequence[Face]) -> tuple[int, int]:
+    """(operator_points, number_dice_used) of the faces in one pass (the check's answer shows both)."""
+    points = numbers = 0
+    for face in faces:
+        if type(face) is str:
+            points += OPERATOR_POINTS[face]
+        elif type(face) is int:
+            numbers += 1
+    return points, numbers
+
+
 def costs(rerolled: int = 0, set_faces: int = 0) -> int:
     """What re-rolling `rerolled` dice and setting `set_faces` dice to a face cost (RULES.md "Rerolls")."""
     return REROLL_COST * rerolled + SET_FACE_COST * set_faces
@@ -172,16 +183,29 @@ class CheckResult:
         return pupil_text(self.exact) if self.exact is not None else None
 
     def to_dict(self, lang: str = "en") -> dict:
-        """Exactly the object `suji check --json` prints: `value` in machine form, `display` the pupil's."""
+        """Exactly the object `suji check --json` prints: `value` in machine form, `display` the pupil's.
+
+        The same fields as the properties above give (tests hold the two to each other), each die's text made
+        once: every /api/check answer is built here.
+        """
+        texts = [str(die[0]) for die in self.dice]  # UsedDie.text of each die, its face printed
+        kept = self.kept
+        if len(kept) == len(texts):  # nothing stripped (or no dice): every die scored, in order
+            scored, removed = texts, []
+        else:
+            scored = [texts[i] for i in kept]
+            kept_set = set(kept)
+            removed = [text for i, text in enumerate(texts) if i not in kept_set]
+        exact = self.exact
         return {
             "valid": self.valid,
             "error": self.error.to_dict(lang) if self.error else None,
-            "value": self.value_text,
-            "display": self.display,
+            "value": machine_text(exact) if exact is not None else None,
+            "display": pupil_text(exact) if exact is not None else None,
             "target": self.target,
-            "scored_formula": self.scored_formula if self.valid else None,
-            "scored_tokens": self.scored_tokens,
-            "removed_tokens": self.removed_tokens,
+            "scored_formula": "".join(scored) if self.valid else None,  # format_faces of the kept faces
+            "scored_tokens": scored,
+            "removed_tokens": removed,
             "operator_points": self.operator_points,
             "number_dice_used": self.number_dice_used,
             "score": self.score,
@@ -197,8 +221,7 @@ def _score_reading(text: str, reading: Reading, roll: Roll, rerolled: int, set_f
     made = rational is not None and rational.denominator == 1 and int(rational) in roll.targets
     target = int(rational) if made else None  # type: ignore[arg-type]
     kept = strip_redundant(reading.faces, exact)
-    kept_faces = [reading.faces[i] for i in kept]
-    operators, numbers = operator_points(kept_faces), number_dice_used(kept_faces)
+    operators, numbers = _tally([reading.faces[i] for i in kept])
     points = operators * numbers if target is not None else 0  # formula_score, from the two figures shown
     return CheckResult(
         formula=text,
@@ -232,7 +255,10 @@ def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int 
     text = scanned.text
     if rerolled < 0 or set_faces < 0:
         raise ValueError("costs cannot be negative")
-    constants = sum(1 for f in roll.operator_dice if f in CONSTANT_FACES)
+    constants = 0  # the roll's constant dice (a loop: a generator costs more than counting a few dice)
+    for face in roll.operator_dice:
+        if face in CONSTANT_FACES:
+            constants += 1
     best: CheckResult | None = None
     first_error: FormulaError | None = None
     try:
@@ -242,7 +268,7 @@ def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int 
                     raise reading
                 result = _score_reading(text, reading, roll, rerolled, set_faces)
             except FormulaError as error:
-                first_error = first_error or error
+                first_error = first_error or _kept(error)
                 continue
             if best is None or (result.target is not None, result.points) > (
                 best.target is not None,
@@ -250,13 +276,20 @@ def check(formula: str | Scanned, roll: Roll, rerolled: int = 0, set_faces: int 
             ):
                 best = result
     except FormulaError as error:
-        first_error = error
+        first_error = _kept(error)
     if best is not None:
         return best
     assert first_error is not None
     if first_error.code == "zero" and constants == 0:
         first_error = _missing_constant_die(scanned, roll) or first_error
     return CheckResult(formula=text, valid=False, error=first_error, rerolled=rerolled, set_faces=set_faces)
+
+
+def _kept(error: FormulaError) -> FormulaError:
+    """An error kept as the answer's data, without its traceback: the traceback holds this call's frame (and, by
+    their f_back, its callers': a web request's whole stack), whose locals hold the error again, and such a cycle
+    lives until the garbage collector's next pass."""
+    return error.with_traceback(None)
 
 
 def _missing_constant_die(scanned: Scanned, roll: Roll) -> FormulaError | None:
@@ -267,7 +300,7 @@ def _missing_constant_die(scanned: Scanned, roll: Roll) -> FormulaError | None:
                 check_dice(reading.dice, roll)
             except FormulaError as error:
                 if error.code == "not_rolled" and error.params.get("face") in CONSTANT_FACES:
-                    return error
+                    return _kept(error)
     return None
 
 
@@ -290,7 +323,7 @@ def value_so_far(formula: str, roll: Roll, lang: str) -> dict:
         try:
             check_dice([UsedDie(p["face"], p["start"] + 1) for p in dice if p["face"] is not None], roll)
         except FormulaError as error:
-            result = CheckResult(formula=formula, valid=False, error=error)
+            result = CheckResult(formula=formula, valid=False, error=_kept(error))
     data = result.to_dict(lang)
     unfinished = result.error is not None and result.error.unfinished_in(formula)
     return {

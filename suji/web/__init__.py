@@ -194,8 +194,10 @@ def _security_headers(response):  # type: ignore[no-untyped-def]
     # One look at the names already there: `name in headers` raises and catches a KeyError (an HTTP exception in
     # werkzeug) for every absent name, which cost more than the rest of this hook.
     present = {name.lower() for name, _ in headers}
-    if present.isdisjoint(SECURITY_AND_VARY_NAMES):  # the usual case (a JSON answer, a page): added in one go
-        headers.extend(SECURITY_AND_VARY)
+    if present.isdisjoint(SECURITY_AND_VARY_NAMES):  # the usual case (a JSON answer, a page): all added
+        # (what `extend` does, without its two generators asking each argument whether it is a mapping)
+        for name, value in SECURITY_AND_VARY:
+            headers.add(name, value)
         return response
     if present.isdisjoint(SECURITY_HEADER_NAMES):
         headers.extend(SECURITY_HEADERS)

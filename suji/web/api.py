@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify
+from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.wrappers import Response
 
 from suji.core.errors import SujiError
@@ -23,7 +23,7 @@ from suji.solver.levels import LEVELS
 from suji.solver.search import needs_enumeration, solve_at_level
 from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.drill_rolls import drill_level_roll, note_hint, roll_of_token
-from suji.web.i18n import select_locale
+from suji.web.i18n import request_locale
 from suji.web.jsonbody import json_body
 from suji.web.slots import client_key
 
@@ -73,10 +73,13 @@ class Request:
     """The JSON object of one API request, read field by field with translated complaints."""
 
     def __init__(self) -> None:
-        data = json_body()
+        # The request and g looked up once each: every look through a proxy costs as much as a small test.
+        req = request._get_current_object()
+        data = json_body(req)
         lang = data.get("lang") if isinstance(data, dict) else None
-        self.lang = lang if lang in LANGUAGES else select_locale()
-        g.error_lang = self.lang  # the language every error of this request is answered in (web.errors)
+        self.lang = lang if lang in LANGUAGES else request_locale(req)
+        # The language every error of this request is answered in (web.errors).
+        g._get_current_object().error_lang = self.lang
         if not isinstance(data, dict):
             raise self.error("not_json")
         if lang is not None and lang not in LANGUAGES:
@@ -151,7 +154,7 @@ def check_formula() -> Response:
     data = result.to_dict(req.lang)
     if steps:  # as `suji check --json --steps`: the working of the formula and of its scored form
         data["steps"] = checked_working(result, req.lang, roll)
-    return jsonify(data)
+    return current_app._get_current_object().json.response(data)  # jsonify, the app looked up once
 
 
 @bp.post("/value")

@@ -79,7 +79,7 @@ def remember_browser() -> None:
 
 
 def _set_cookie(response: Response) -> Response:
-    new = g.get("suji_new_browser_id")
+    new = g._get_current_object().get("suji_new_browser_id")  # (g.get looks through the proxy twice)
     if new is not None and response.status_code < 500:
         secure = bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
         response.set_cookie(BROWSER_COOKIE, _serializer().dumps(new), max_age=BROWSER_COOKIE_DAYS * 86400,

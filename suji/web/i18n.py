@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import has_request_context, request
+from flask import Request, has_request_context, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -17,7 +17,11 @@ def select_locale() -> str:
     """Flask-Babel's locale selector: the language of the current request ("ja" or "en")."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    req = request._get_current_object()  # looked up once: each look through the proxy costs a little
+    return request_locale(request._get_current_object())  # looked up once: each look through the proxy costs
+
+
+def request_locale(req: Request) -> str:
+    """`select_locale` for a request object the caller holds already (no look through the proxy)."""
     cookies = req.cookies
     if (
         LANG_COOKIE in cookies and cookies[LANG_COOKIE] in LANGUAGES

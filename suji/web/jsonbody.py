@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import request
+from flask import Request, request
 
 # No request of this app nests deeper than a couple of levels.
 MAX_DEPTH = 8
@@ -13,10 +13,12 @@ MAX_DEPTH = 8
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
-def json_body() -> Any | None:
+def json_body(req: Request | None = None) -> Any | None:
     """The request's JSON, or None when it is missing, malformed, nested absurdly deep, or holds text that is
-    not valid Unicode (a lone surrogate such as "\\ud800", which JSON allows but UTF-8 cannot carry back)."""
-    req = request._get_current_object()  # looked up once: each look through the proxy costs a little
+    not valid Unicode (a lone surrogate such as "\\ud800", which JSON allows but UTF-8 cannot carry back).
+    `req` is the current request when the caller holds it already."""
+    if req is None:
+        req = request._get_current_object()  # looked up once: each look through the proxy costs a little
     if not req.is_json:
         return None
     try:

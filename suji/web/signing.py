@@ -1,5 +1,5 @@
 """Cookies and CSRF tokens, each read and checked once: Flask's session, Flask-WTF's CSRF protection and the
-Cookie header itself; and a request body of known length, read in one call.
+Cookie header itself; and a request body of known length (read from the WSGI environ), read in one call.
 
     Cookie header ──parsed (first time only)──▶ cookies
     session cookie / X-CSRFToken ──HMAC check (first time only)──▶ payload + signing time ──age, compare──▶
@@ -32,6 +32,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.http import parse_cookie
 from werkzeug.utils import cached_property
+from werkzeug.wsgi import get_content_length
 
 from suji.core.caching import bounded
 
@@ -58,6 +59,12 @@ class Request(FlaskRequest):
         if len(data) != length:
             raise ClientDisconnected()  # as werkzeug's LimitedStream does: a 400
         return io.BytesIO(data)
+
+    @cached_property
+    def content_length(self) -> int | None:
+        # werkzeug's rule, read by werkzeug.wsgi.get_content_length from the two WSGI keys the headers map to
+        # (through the headers, an absent Transfer-Encoding raised and caught a KeyError on every request).
+        return get_content_length(self.environ)
 
     @cached_property
     def cookies(self) -> ImmutableMultiDict[str, str]:
@@ -101,9 +108,12 @@ class SessionInterface(SecureCookieSessionInterface):
     def save_session(self, app: Flask, session: SecureCookieSession, response: Any) -> None:
         # Unchanged and not refreshed: Flask would only add "Vary: Cookie", which every response has already
         # (suji.web's after_request), and parsing the Vary header to add it costs more than the rest.
-        vary = response.headers.getlist("Vary")  # (`get` would raise and catch a KeyError when there is none)
-        if not session.modified and not session.permanent and any("Cookie" in v for v in vary):
-            return
+        if not session.modified and not session.permanent:
+            # (`get` would raise and catch a KeyError when there is no Vary; `any` over a generator costs more
+            # than this loop over one or two values)
+            for vary in response.headers.getlist("Vary"):
+                if "Cookie" in vary:
+                    return
         super().save_session(app, session, response)
 
 
@@ -165,7 +175,7 @@ class CsrfProtect(CSRFProtect):
         if req.mimetype in FORM_TYPES:
             return super()._get_csrf_token()
         # A JSON body has no form fields: look at the headers only, without reading the body as a form.
-        for header_name in current_app.config["WTF_CSRF_HEADERS"]:
+        for header_name in current_app._get_current_object().config["WTF_CSRF_HEADERS"]:
             token = req.headers.get(header_name)
             if token:
                 return token
@@ -198,7 +208,7 @@ class CsrfProtect(CSRFProtect):
                 self._error_response("The referrer header is missing.")
             if not same_origin(req.referrer, f"https://{req.host}/"):
                 self._error_response("The referrer does not match the host.")
-        g.csrf_valid = True
+        g._get_current_object().csrf_valid = True  # (setting through the proxy costs a Python-level lookup)
 
 
 def _token_problem(token: str | None, config: Any, app_secret_key: Any, session: Any) -> str | None:

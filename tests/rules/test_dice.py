@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from suji.rules.dice import (
@@ -110,6 +110,50 @@ def test_roll_of_normalises_spellings_and_makes_targets():
     }
 
 
+class _Plus(str):
+    """A text that is "+" but not a plain str: read like any spelling, so the roll holds the plain face."""
+
+
+def _plain_faces(parse, dice):
+    """The faces of dice read one by one (the plain reference of a roll's dice), or the DiceError code."""
+    try:
+        return tuple([parse(d) for d in dice])
+    except DiceError as error:
+        return error.code
+
+
+DIE_VALUES = st.one_of(
+    st.integers(-1, 11), st.booleans(), st.sampled_from([3.0, 2.5, "4", "９", "x", [1], None]),
+    st.sampled_from(sorted(OPERATOR_FACES)), st.sampled_from(["^2", "sqrt", "x11", "-", _Plus("+")]),
+)  # fmt: skip
+
+
+@given(st.lists(DIE_VALUES, max_size=4), st.lists(DIE_VALUES, max_size=8), st.lists(DIE_VALUES, max_size=6))
+@example([True], [1], ["+"])  # a bool equal to a face
+@example([1], [1, 2.0], ["+"])  # a float equal to a face
+@example([1], [1], [_Plus("+"), "−"])  # a str that is not a plain one
+@example([1], [1], ["x11", "sqrt", "^2", "/", "＊１２"])  # usual names, looked up in one go
+@example([1], [1], ["x11", "x13"])  # a name among them that is no die's
+@example([4, 4, 6], [2, 1, 4, 1, 3], ["+", "+", "²", "−"])  # faces already: kept as they are
+def test_a_roll_holds_the_faces_each_die_reads_as(targets, numbers, operators):
+    """Dice given as faces already are kept in one go: the roll holds what reading each die alone gives."""
+    for kind in (tuple, list):
+        expected = [
+            _plain_faces(parse_number_face, targets),
+            _plain_faces(parse_number_face, numbers),
+            _plain_faces(parse_operator_face, operators),
+        ]
+        try:
+            roll = Roll(kind(targets), kind(numbers), kind(operators), target=7)
+        except DiceError as error:
+            assert error.code in expected or error.code == "too_many_dice"
+            continue
+        got = [roll.target_dice, roll.number_dice, roll.operator_dice]
+        assert got == expected
+        assert all(type(d) is int for d in roll.target_dice + roll.number_dice)
+        assert all(type(d) is str for d in roll.operator_dice)
+
+
 def test_explicit_target_replaces_target_dice():
     roll = Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)
     assert roll.targets == (10,)
@@ -164,3 +208,14 @@ def test_custom_rolls_have_limits_that_keep_checks_quick():
         with pytest.raises(DiceError) as caught:
             Roll.of([1] * numbers, ["+"] * operators, target_dice=[1] * targets)
         assert caught.value.code == "too_many_dice"
+
+
+def test_every_usual_name_of_a_die_makes_the_face_it_reads_as():
+    from suji.rules.language.spelling import die_names
+
+    names = sorted(die_names())
+    for start in range(0, len(names), 6):  # six operator dice a roll at most
+        chosen = names[start : start + 6]
+        assert Roll.of([1], chosen, target=1).operator_dice == tuple(parse_operator_face(n) for n in chosen)
+    read_once = Roll(target_dice=(), number_dice=(1,), operator_dice=iter(["x11", "sqrt"]), target=1)  # type: ignore[arg-type]
+    assert read_once.operator_dice == ("×11", "√")  # any iterable of dice, read once

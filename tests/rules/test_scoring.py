@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 
 import pytest
@@ -18,6 +19,7 @@ from suji.rules.language.reader import MAX_FORMULA_LENGTH, parse
 from suji.rules.scoring import (
     OPERATOR_POINTS,
     SET_FACE_COST,
+    CheckResult,
     apply_costs,
     check,
     check_dice,
@@ -245,6 +247,74 @@ def test_check_never_raises_on_junk(text):
     result.error.message("ja")
 
 
+def _plain_answer(result: CheckResult, lang: str) -> dict:
+    """The answer `to_dict` gives, built plainly from the result's properties and the printers."""
+    return {
+        "valid": result.valid,
+        "error": result.error.to_dict(lang) if result.error else None,
+        "value": result.value_text,
+        "display": result.display,
+        "target": result.target,
+        "scored_formula": result.scored_formula if result.valid else None,
+        "scored_tokens": result.scored_tokens,
+        "removed_tokens": result.removed_tokens,
+        "operator_points": result.operator_points,
+        "number_dice_used": result.number_dice_used,
+        "score": result.score,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "roll"),
+    [
+        ("21²+4+1", SEED_ROLL),  # nothing stripped
+        ("8+2÷11×11", Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)),  # dice stripped from the middle
+        ("3+√4²", Roll.of([3, 4, 1, 2], ["+", "sqrt", "^2"], target=7)),
+        ("52×3−1", Roll.of([5, 2, 3, 1, 6], ["×", "−", "+", "²"], target_dice=[1, 5, 2])),  # no target made
+        # a surd: the machine and pupil spellings differ
+        ("√8÷3−1", Roll.of([8, 3, 1], ["sqrt", "/", "-"], target=1)),
+        ("−2÷4", Roll.of([2, 4], ["-", "/"], target=1)),  # a negative fraction
+        ("12++3", SEED_ROLL),  # invalid
+        ("", SEED_ROLL),
+    ],
+)
+def test_the_answer_has_the_fields_of_the_result(text, roll):
+    result = check(text, roll, rerolled=2)
+    for lang in ("ja", "en"):
+        assert result.to_dict(lang) == _plain_answer(result, lang)
+    # A result made by hand (value_so_far makes one) keeps the same rule: dice not kept are the removed ones.
+    made = CheckResult(formula="x", valid=False, dice=result.dice, kept=result.kept[:1])
+    assert made.to_dict("en") == _plain_answer(made, "en")
+
+
+@given(formulas(max_len=9))
+def test_the_answer_has_the_fields_of_the_result_for_any_formula(faces):
+    result = check(format_faces(faces), roll_for(faces, 1))
+    assert result.to_dict("en") == _plain_answer(result, "en")
+
+
+def test_a_check_leaves_nothing_for_the_garbage_collector():
+    """An error kept in the answer carries no traceback: its frames (a web request's whole stack) would hold the
+    error again, a cycle that lives until the collector's next pass."""
+    cases = [
+        ("12++3", SEED_ROLL),  # no reading is a formula
+        ("8+2÷11×11", Roll.of([8, 2, 1, 1], ["+", "/", "x11"], target=10)),  # one reading valid, one not rolled
+        ("21×10", SEED_ROLL),  # the error replaced by the missing constant die's
+        ("(1+2)", SEED_ROLL),  # a character no die shows
+    ]
+    for text, roll in cases:
+        check(text, roll)  # warm: first calls may fill module caches
+    gc.collect()
+    gc.disable()
+    try:
+        results = [check(text, roll) for text, roll in cases]
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert all(r.error is None or r.error.__traceback__ is None for r in results)
+    assert [r.valid for r in results] == [False, True, False, False]
+
+
 def test_check_accepts_non_strings():
     assert check(b"\xff\x00", SEED_ROLL).valid is False
     assert check(446, Roll.of([4, 4, 6], [], target=446)).target == 446
@@ -361,3 +431,10 @@ def test_the_value_request_reads_the_text_once(monkeypatch):
         scans.clear()
         value_so_far(text, roll, "en")
         assert scans == [text], text
+
+
+@given(formulas(max_len=12))
+def test_the_tally_is_the_operator_points_and_the_number_dice(faces):
+    from suji.rules.scoring import _tally
+
+    assert _tally(faces) == (operator_points(faces), number_dice_used(faces))

@@ -199,3 +199,28 @@ def test_a_form_body_is_still_parsed():
     status, text = answer(body_app(), environ)
     assert status == 200
     assert json.loads(text)["form"] == {"a": "1"}
+
+
+@pytest.mark.parametrize(
+    ("length", "transfer_encoding"),
+    [
+        ("18", None),
+        (None, None),
+        ("18", "chunked"),  # a streamed body: no length, whatever Content-Length says
+        ("18", "gzip, chunked"),
+        ("18", "gzip"),
+        ("-3", None),  # not a length: 0, as werkzeug says
+        ("x1", None),
+        (" 7 ", None),
+        ("١٢", None),  # digits werkzeug does not take
+    ],
+)
+def test_the_content_length_is_werkzeugs(length, transfer_encoding):
+    from werkzeug.wrappers import Request as WerkzeugRequest
+
+    from suji.web.signing import Request
+
+    environ = environ_for(b'{"formula": "1+2"}', length)
+    if transfer_encoding is not None:
+        environ["HTTP_TRANSFER_ENCODING"] = transfer_encoding
+    assert Request(dict(environ)).content_length == WerkzeugRequest(dict(environ)).content_length

@@ -86,7 +86,7 @@ def pupil_text(value: Value) -> str:
         return "0"
     parts = []
     for k, (r, c) in enumerate(value):
-        if c < 0:
+        if c.numerator < 0:  # the sign of c (its denominator is positive), without Fraction's comparison
             parts.append(MINUS)
         elif k:
             parts.append(PLUS)

@@ -241,6 +241,10 @@ def _tokens(text: str | Scanned, allow_empty: bool) -> tuple[Piece, ...]:
 def _dice_readings(tokens: tuple[Piece, ...], constant_dice: int | None) -> Iterator[tuple[UsedDie, ...]]:
     """The dice of every reading, those with the most constant dice first, MAX_READINGS at most."""
     spots = _constant_spots(tokens)
+    # The usual text has no "× 1 d": its one reading, each piece a die (what the loop below yields for it).
+    if not spots and (constant_dice is None or constant_dice >= 0):
+        yield _merged(tokens, ())
+        return
     most = len(spots) if constant_dice is None else min(len(spots), constant_dice)
     count = 0
     for size in range(most, -1, -1):  # readings with constant dice first (none when the roll has none)

@@ -78,38 +78,49 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
     search ends at the first size with a match, as the plain search does.
     """
     n = len(faces)
+    # One pass over the dice makes every table of the search (each comprehension would be a call of its own).
     ops = []  # the + and − dice, as (die, sign, bit)
+    minuses = []  # the − dice, each of which may be a leading −
     inner = []  # the other dice: those a term may keep
+    classes = []  # each die's class for the automaton (DIGIT for a number)
+    middles: list[list[tuple]] = []  # by first die: the terms a + or − may follow
+    # The choices by the die they end with (the empty one and a leading − too): (sign of the next term, need,
+    # mask, size), in the order of those dice, so that a term meets only the choices that end before it.
+    ends: list[tuple[int, list]] = [(-1, [])]
+    # A term being grown: (next index into `inner`, first die, mask, automaton state, the factors before the
+    # last one as p/q·√r (q == 0: none yet), how the last joins them (× or ÷), whether it is rooted, its number).
+    # It starts empty, before its first die (a digit or a √: the automaton after an operator).
+    level = []
+    ops_before = [0] * n  # how many + and − dice come before each die a term may keep
     for j, face in enumerate(faces):
-        if face == PLUS or face == MINUS:
-            ops.append((j, 1 if face == PLUS else -1, 1 << j))
+        middles.append([])
+        if type(face) is int:
+            classes.append(DIGIT)
         else:
-            inner.append(j)
+            classes.append(face)
+            if face == PLUS or face == MINUS:
+                sign_die = (j, 1 if face == PLUS else -1, 1 << j)
+                ops.append(sign_die)
+                if face == MINUS:
+                    minuses.append(sign_die)
+                ends.append((j, []))
+                continue
+        level.append((len(inner), j, 0, OPERATOR, 0, 0, 0, TIMES, False, 0))
+        inner.append(j)
+        ops_before[j] = len(ops)
     last_op = ops[-1][0] if ops else -1
     best = n - 1  # the most dice a match may have: a proper sub-formula, or fewer once one is found
     found: list[int] = []  # the matches of `best` dice, as bit masks of the kept dice
     filed: dict[Key, list[tuple[int, int, int]]] = {}  # the terms by value: (first die, mask, size)
-    middles: list[list[tuple]] = [[] for _ in range(n)]  # by first die: the terms a + or − may follow
     waiting: dict[Key, list[tuple[int, int, int]]] = {}  # the choices by the value their last term needs
-    # The choices by the die they end with (the empty one and a leading − too): (sign of the next term, need,
-    # mask, size), in the order of those dice, so that a term meets only the choices that end before it.
-    ends = [(-1, [])] + [(o, []) for o, _, _ in ops]
-    choices_after = {after: bucket for after, bucket in ends}
+    choices_after = dict(ends)
     follows: list[list | None] = [None] * n  # the + and − dice after each die, as (die, sign, bit)
     # Choices still to make: (need, sign, a term p/q·√r, mask, size, the + and − dice that may follow the term):
     # the need less the term, then one choice for each of those dice. The first two have the empty term (p = 0):
     # the empty choice (a pseudo die before the first) and a leading − for each − die.
-    need = tuple((r, num, den) for r, (num, den) in terms.items())
-    todo: list[tuple] = [
-        (need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]),
-        (need, 1, 0, 1, 1, 0, 0, [o for o in ops if o[1] < 0]),
-    ]
+    need = tuple([(r, num, den) for r, (num, den) in terms.items()])
+    todo: list[tuple] = [(need, 1, 0, 1, 1, 0, -1, [(-1, 1, 0)]), (need, 1, 0, 1, 1, 0, 0, minuses)]
     moves = TRANSITIONS
-    classes = [DIGIT if type(f) is int else f for f in faces]
-    # A term being grown: (next index into `inner`, first die, mask, automaton state, the factors before the
-    # last one as p/q·√r (q == 0: none yet), how the last joins them (× or ÷), whether it is rooted, its number).
-    # It starts empty, before its first die (a digit or a √: the automaton after an operator).
-    level = [(k, j, 0, OPERATOR, 0, 0, 0, TIMES, False, 0) for k, j in enumerate(inner)]
     size = 0
     m = len(inner)
     while level and size < best:
@@ -130,9 +141,9 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 # The last factor closes: the number ends here (the term may end with it), or a constant die, × or
                 # ÷ follows it. Its value (squared, and under a √: the root; √n² is n) joins the term's factors.
                 closed = number
+                squared = False
                 if nxt == DIGITS:
                     closed = number * 10 + face  # type: ignore[operator]
-                    squared = False
                     if k + 1 < m:
                         grown.append((k + 1, first, bit, nxt, p, q, r, op, root, closed))
                 elif nxt == SQUARED:
@@ -141,7 +152,9 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                         grown.append((k + 1, first, bit, nxt, p, q, r, op, root, closed))
                 else:
                     squared = state == SQUARED
-                if state == CONSTANT and nxt != DIGITS and nxt != SQUARED:
+                if not q and nxt == DIGITS and not root:
+                    p1, q1, r1 = closed, 1, 1  # a term of one plain number so far (the usual case)
+                elif state == CONSTANT and nxt != DIGITS and nxt != SQUARED:
                     p1, q1, r1 = p, q, r  # a constant die closed the factor already
                 else:
                     if squared:
@@ -172,6 +185,8 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 # A term p1/q1·√r1 of `size` dice, from `first` to j: filed, and met with the choices so far.
                 if p1 == 0:
                     key = ZERO
+                elif q1 == 1:  # no ÷ in the term: nothing to reduce (most terms)
+                    key = (r1, p1, 1)
                 else:
                     g = gcd(p1, q1)
                     key = (r1, p1 // g, q1 // g)
@@ -189,7 +204,7 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                 if j < last_op:
                     follow = follows[j]
                     if follow is None:
-                        follow = follows[j] = [o for o in ops if o[0] > j]
+                        follow = follows[j] = ops[ops_before[j] :]
                     middles[first].append((bit, size, p1, q1, r1, follow))
                     room = best - size - 2
                     for after, bucket in ends:
@@ -204,7 +219,12 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
         while todo:  # the new choices: each meets the terms so far
             need, sign, p, q, r, mask, size0, follow = todo.pop()
             if p:
-                need = _less(need, sign, p, q, r)
+                if len(need) == 1 and need[0][0] == r and q == 1 == need[0][2]:
+                    # `_less` of a whole term from a whole need of the same radicand (most choices), written out
+                    num = need[0][1] - sign * p
+                    need = ((r, num, 1),) if num else ()
+                else:
+                    need = _less(need, sign, p, q, r)
             size0 += 1
             single = len(need) < 2  # one term can make up the need
             if need:
@@ -232,6 +252,8 @@ def equal_sub_formulas(faces: Sequence[Face], terms: dict[int, tuple[int, int]])
                                 todo.append(
                                     (need, sign, p3, q3, r3, mask2 | term_mask, size0 + term_size, follow2)
                                 )
+    if not found:  # (most formulas)
+        return []
     return sorted(tuple(i for i in range(n) if mask >> i & 1) for mask in found)
 
 
