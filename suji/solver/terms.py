@@ -59,6 +59,9 @@ class DiceCounts:
             ((FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int),
             key=lambda field: -field[1],
         )
+        # The ² and √ dice's fields of a usage code (0 when none was rolled): which a factor uses.
+        self.square_field = 31 * self.bit[SQUARE] if ops[SQUARE] else 0
+        self.root_field = 31 * self.bit[ROOT] if ops[ROOT] else 0
         self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
         # The largest number the number dice left can show (`_bounds`), by a usage code's number part, for every
         # part at once: a few dozen, each one step from a smaller one, rather than a loop over the digits each.
@@ -226,8 +229,8 @@ def factors(dice: DiceCounts, bound: Callable[[int], float] | None = None) -> di
 
 def factor_spelling(dice: DiceCounts, usage: int, value: int) -> Faces:
     """The faces of the one factor with these dice and value: its number's digits, with the √ and ² it uses."""
-    square = dice.mulops[SQUARE] and usage & (31 * dice.bit[SQUARE])
-    root = dice.mulops[ROOT] and usage & (31 * dice.bit[ROOT])
+    square = usage & dice.square_field
+    root = usage & dice.root_field
     if root and square:
         return (ROOT, *map(int, str(value)), SQUARE)
     if square:
