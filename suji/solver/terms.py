@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from math import gcd, inf, isqrt
+from operator import itemgetter
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, MINUS, PLUS, ROOT, SQUARE, TIMES, Roll, face_readings
@@ -47,22 +48,32 @@ class DiceCounts:
         self.minus = ops.pop(MINUS, 0)
         self.mulops = ops
         faces: list[Face] = sorted(self.numbers) + sorted(ops)
-        self.bit = {face: 1 << (FIELD * i) for i, face in enumerate(faces)}
-        counts = [self.numbers[f] if type(f) is int else ops[f] for f in faces]
-        self.bias = sum((15 - c) << (FIELD * i) for i, c in enumerate(counts))
-        self.high = sum(16 << (FIELD * i) for i in range(len(faces)))
+        # Each face's field: its bit, its count, and the bias and high bit that make "fits" one addition.
+        self.bit: dict[Face, int] = {}
+        bias = high = 0
+        number_fields, operator_fields = [], []
+        for i, face in enumerate(faces):
+            shift = FIELD * i
+            self.bit[face] = 1 << shift
+            if type(face) is int:
+                count = self.numbers[face]
+                number_fields.append((shift, 9 if face == 6 else face, count))
+            else:
+                count = ops[face]
+                operator_fields.append((shift, face, count))
+            bias += (15 - count) << shift
+            high += 16 << shift
+        self.bias, self.high = bias, high
         # The number dice have the low fields: a usage code's number part is `usage & number_mask`, and the
         # bounds below are worked out from its number part and its operator part, each kept once (per roll).
         self.number_mask = (1 << (FIELD * len(self.numbers))) - 1
-        self.all_numbers = sum(self.numbers[f] * self.bit[f] for f in self.numbers)  # every number die used
-        self._number_fields = sorted(
-            ((FIELD * i, 9 if f == 6 else f, counts[i]) for i, f in enumerate(faces) if type(f) is int),
-            key=lambda field: -field[1],
-        )
+        self.all_numbers = sum(count << shift for shift, _, count in number_fields)  # every number die used
+        number_fields.sort(key=itemgetter(1), reverse=True)  # in falling order of their digits (stable)
+        self._number_fields = number_fields
+        self._operator_fields = operator_fields
         # The ² and √ dice's fields of a usage code (0 when none was rolled): which a factor uses.
-        self.square_field = 31 * self.bit[SQUARE] if ops[SQUARE] else 0
-        self.root_field = 31 * self.bit[ROOT] if ops[ROOT] else 0
-        self._operator_fields = [(FIELD * i, f, counts[i]) for i, f in enumerate(faces) if type(f) is not int]
+        self.square_field = 31 * self.bit[SQUARE] if SQUARE in ops else 0
+        self.root_field = 31 * self.bit[ROOT] if ROOT in ops else 0
         # The largest number the number dice left can show (`_bounds`), by a usage code's number part, for every
         # part at once: a few dozen, each one step from a smaller one, rather than a loop over the digits each.
         self._largest = self._largest_left()
@@ -195,8 +206,8 @@ def factors(dice: DiceCounts, bound: Callable[[int], float] | None = None) -> di
     With a `bound` (by usage code), only the factors up to it. A root of a number beyond it may be within, so
     the numbers are limited by the root's bound squared where a √ die may come before them.
     """
-    square = dice.bit[SQUARE] if dice.mulops[SQUARE] else 0
-    root = dice.bit[ROOT] if dice.mulops[ROOT] else 0
+    square = dice.bit[SQUARE] if dice.mulops.get(SQUARE, 0) else 0
+    root = dice.bit[ROOT] if dice.mulops.get(ROOT, 0) else 0
     limit = bound
     if bound is not None and root:
 
@@ -260,22 +271,22 @@ class Terms:
         # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
         # Without a ÷ die a term is at least each of its factors, so one beyond its bound is never in a term
         # that matters; a ÷ die may divide by any of them.
-        bound = None if top is None or dice.mulops[DIVIDE] else (lambda u: (caps.get(u) or cap(u))[1])
+        bound = None if top is None or dice.mulops.get(DIVIDE, 0) else (lambda u: (caps.get(u) or cap(u))[1])
         self._factors = {u: values for u, values in factors(dice, bound).items() if not (u + bias) & high}
         factor_groups = list(self._factors.items())
         f_least = {u: min(values) for u, values in factor_groups}  # each factor group's smallest value
-        self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops[c]]
-        self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops[op]]
-        multipliers = bool(dice.mulops[TIMES] or self.consts)
+        self.consts = [(c, CONSTANT_FACES[c], dice.bit[c]) for c in CONSTANT_FACES if dice.mulops.get(c)]
+        self.mulops = [(op, dice.bit[op]) for op in (TIMES, DIVIDE) if dice.mulops.get(op)]
+        multipliers = bool(dice.mulops.get(TIMES, 0) or self.consts)
         # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
         factor_part = sum(31 * dice.bit[f] for f in dice.bit if type(f) is int or f in (SQUARE, ROOT))
         # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
         # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
         # denominator is beyond what the dice left can still multiply it by is never made or grown.
-        self.whole_only = whole_only = dice.mulops[DIVIDE] < 2
+        self.whole_only = whole_only = dice.mulops.get(DIVIDE, 0) < 2
         # The ÷ dice's field of a usage code: a term without them is whole.
-        self._divide_field = divide_field = 31 * dice.bit[DIVIDE] if dice.mulops[DIVIDE] else 0
+        self._divide_field = divide_field = 31 * dice.bit[DIVIDE] if dice.mulops.get(DIVIDE, 0) else 0
 
         # A term is "open" when it ends with a factor (a constant die may follow) and "closed" after a constant.
         # A usage code's terms all have as many × ÷ and constant dice, one more each round: each usage code is met
