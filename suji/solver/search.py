@@ -32,9 +32,10 @@ from suji.rules.dice import (
 )
 from suji.rules.language.printing import format_faces
 from suji.rules.scoring import OPERATOR_POINTS, CheckResult, check, formula_score
+from suji.solver.dice_counts import FIELD, DiceCounts, Faces
 from suji.solver.levels import LEVEL_OPERATORS, LEVELS  # noqa: F401 - the solver's levels, read here too
 from suji.solver.sums import Picked, find_hits, find_sums, spell_sum
-from suji.solver.terms import FIELD, DiceCounts, Faces, terms_for
+from suji.solver.terms import terms_for
 
 
 @dataclass(frozen=True)

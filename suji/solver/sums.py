@@ -7,7 +7,7 @@
 `find_sums` grows multisets of term groups whose dice fit in the roll (group indexes never decrease, so each
 multiset once; each node keeps the groups that may still come next), keeping the range their sum can take and
 the set of its partial sums, and drops a branch, or a partial sum, as soon as no target is in reach, even with
-the most that the dice left can still add or take away (suji.solver.terms.DiceCounts.room). The groups come in
+the most that the dice left can still add or take away (suji.solver.dice_counts.DiceCounts.room). The groups come in
 falling order of their largest values, so every term still to come is at most as large as the next one: a node
 stops at the first candidate that, with as many such terms as the + dice allow, stays below every target (most
 branches end as small terms that the dice left cannot make up for). A node works out once the values a last
@@ -28,7 +28,8 @@ from suji.core.caching import bounded
 from suji.rules.dice import MINUS, PLUS
 from suji.rules.exact import Rational, q_add, q_float, q_neg
 from suji.rules.language.spelling import Face
-from suji.solver.terms import DiceCounts, Faces, Terms
+from suji.solver.dice_counts import DiceCounts, Faces
+from suji.solver.terms import Terms
 
 # A term picked for a sum: (sign, usage code, value).
 Picked = tuple[int, int, Rational]

@@ -32,9 +32,10 @@ PROOF_ROLLS = 200
 def live_best(numbers, operators, level: int) -> dict[int, int]:
     """The live solver's best score of every target number: solve() on a roll asking for all of them."""
     roll = SimpleNamespace(number_dice=tuple(numbers), operator_dice=tuple(operators), targets=TARGETS)
+    from suji.solver.dice_counts import DiceCounts
     from suji.solver.search import _best, irreducible
     from suji.solver.sums import find_hits
-    from suji.solver.terms import DiceCounts, terms_for
+    from suji.solver.terms import terms_for
 
     dice = DiceCounts(roll, LEVEL_OPERATORS[level])  # type: ignore[arg-type]
     hits = find_hits(dice, terms_for(dice), set(TARGETS))

@@ -10,8 +10,8 @@ import pytest
 
 from suji.rules.dice import Roll
 from suji.rules.language.evaluate import evaluate
+from suji.solver.dice_counts import DiceCounts
 from suji.solver.listing import all_formulas
-from suji.solver.terms import DiceCounts
 
 OPERATORS = ["+", "-", "*", "/", "^2", "sqrt", "x10", "x11", "x12"]
 

@@ -14,8 +14,9 @@ import pytest
 
 from suji.rules.dice import Roll
 from suji.rules.exact import as_fraction
+from suji.solver.dice_counts import DiceCounts
 from suji.solver.sums import find_sums
-from suji.solver.terms import DiceCounts, Terms, terms_for
+from suji.solver.terms import Terms, terms_for
 
 OPERATORS = ["+", "+", "-", "-", "*", "/", "/", "^2", "sqrt", "x10", "x11", "x12"]
 
