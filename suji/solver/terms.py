@@ -195,7 +195,7 @@ class Terms:
                             key = with_op & factor_part
                             used = key + bias  # added once, not once a factor group
                             groups = fitting[key] = [
-                                (u, fv) for u, fv in factor_groups if not (used + u) & high
+                                group for group in factor_groups if not (used + group[0]) & high
                             ]
                         if whole is None:
                             if not usage & divide_field:  # no ÷ die: every value is whole

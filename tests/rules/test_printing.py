@@ -92,3 +92,17 @@ def test_the_pupil_spelling_reads_back_to_the_value(kinds, data):
 def test_formulas_print_as_the_dice_show_them():
     assert format_faces((2, 1, "²", "+", 4, "+", 1)) == "21²+4+1"
     assert format_faces(("√", 9, "×11")) == "√9×11"
+
+
+def test_format_faces_prints_each_face_as_str_does():
+    # The printer keeps each face's text made once; held to the plain join of str() on every face of the dice
+    # and on random formulas of them, and anything else falls back to str() (a die name the table lacks).
+    from suji.rules.language.spelling import OPERATOR_FACES
+
+    faces = [*range(10), *OPERATOR_FACES]
+    rng = random.Random("format_faces")
+    for _ in range(2000):
+        formula = tuple(rng.choice(faces) for _ in range(rng.randint(1, 12)))
+        assert format_faces(formula) == "".join(str(f) for f in formula)
+    assert format_faces((1, "×13", 2)) == "1×132"
+    assert format_faces([12, "+", 3]) == "12+3"

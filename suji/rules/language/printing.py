@@ -18,12 +18,18 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from suji.rules.exact import Value, as_rational
-from suji.rules.language.spelling import MINUS, PLUS, Face
+from suji.rules.language.spelling import MINUS, OPERATOR_FACES, PLUS, Face
 
 
 def format_faces(faces: Sequence[Face]) -> str:
     """The printed form of a formula: digits and + − × ÷ ×10 ×11 ×12 ² √, no spaces."""
-    return "".join(map(str, faces))
+    try:  # each face's text made once (the solver prints many formulas to break ties)
+        return "".join(map(_FACE_TEXT.__getitem__, faces))
+    except (KeyError, TypeError):  # anything else, printed as str() prints it
+        return "".join(map(str, faces))
+
+
+_FACE_TEXT: dict[Face, str] = {face: str(face) for face in (*range(10), *OPERATOR_FACES)}
 
 
 # ---- the machine's spelling (SymPy's) ----------------------------------------------------------------------
