@@ -28,23 +28,9 @@ REROLL_COST = 1
 SET_FACE_COST = 5
 
 
-def operator_points(faces: Sequence[Face]) -> int:
-    """The sum of the operator dice's points in a formula."""
-    return sum(OPERATOR_POINTS[f] for f in faces if type(f) is str)
-
-
-def number_dice_used(faces: Sequence[Face]) -> int:
-    """How many number dice a formula uses (one per digit)."""
-    return sum(1 for f in faces if type(f) is int)
-
-
-def formula_score(faces: Sequence[Face]) -> int:
-    """Operator points × number dice, before any costs (a formula of digits only scores 0)."""
-    return operator_points(faces) * number_dice_used(faces)
-
-
 def _tally(faces: Sequence[Face]) -> tuple[int, int]:
-    """(operator_points, number_dice_used) of the faces in one pass (the check's answer shows both)."""
+    """(operator points, number dice used) of a formula in one pass: the two figures its score multiplies, and
+    the one home of how they are counted (a check's answer shows both)."""
     points = numbers = 0
     for face in faces:
         if type(face) is str:
@@ -52,6 +38,22 @@ def _tally(faces: Sequence[Face]) -> tuple[int, int]:
         elif type(face) is int:
             numbers += 1
     return points, numbers
+
+
+def operator_points(faces: Sequence[Face]) -> int:
+    """The sum of the operator dice's points in a formula."""
+    return _tally(faces)[0]
+
+
+def number_dice_used(faces: Sequence[Face]) -> int:
+    """How many number dice a formula uses (one per digit)."""
+    return _tally(faces)[1]
+
+
+def formula_score(faces: Sequence[Face]) -> int:
+    """Operator points × number dice, before any costs (a formula of digits only scores 0)."""
+    points, numbers = _tally(faces)
+    return points * numbers
 
 
 def costs(rerolled: int = 0, set_faces: int = 0) -> int:
@@ -154,18 +156,26 @@ class CheckResult:
     rerolled: int = 0
     set_faces: int = 0
 
+    def _tokens(self) -> tuple[list[str], list[str]]:
+        """(the scored dice's texts, the removed dice's texts), each die's text made once."""
+        texts = [die.text for die in self.dice]
+        kept = self.kept
+        if len(kept) == len(texts):  # nothing stripped (or no dice): every die scored, in order
+            return texts, []
+        kept_set = set(kept)
+        return [texts[i] for i in kept], [text for i, text in enumerate(texts) if i not in kept_set]
+
     @property
     def scored_tokens(self) -> list[str]:
-        return [self.dice[i].text for i in self.kept]
+        return self._tokens()[0]
 
     @property
     def removed_tokens(self) -> list[str]:
-        kept = set(self.kept)
-        return [d.text for i, d in enumerate(self.dice) if i not in kept]
+        return self._tokens()[1]
 
     @property
     def scored_formula(self) -> str:
-        return format_faces([self.dice[i].face for i in self.kept])
+        return "".join(self._tokens()[0])  # format_faces of the kept faces: a die's text is its face printed
 
     @property
     def printed_formula(self) -> str | None:
@@ -188,22 +198,14 @@ class CheckResult:
         The same fields as the properties above give (tests hold the two to each other), each die's text made
         once: every /api/check answer is built here.
         """
-        texts = [str(die[0]) for die in self.dice]  # UsedDie.text of each die, its face printed
-        kept = self.kept
-        if len(kept) == len(texts):  # nothing stripped (or no dice): every die scored, in order
-            scored, removed = texts, []
-        else:
-            scored = [texts[i] for i in kept]
-            kept_set = set(kept)
-            removed = [text for i, text in enumerate(texts) if i not in kept_set]
-        exact = self.exact
+        scored, removed = self._tokens()
         return {
             "valid": self.valid,
             "error": self.error.to_dict(lang) if self.error else None,
-            "value": machine_text(exact) if exact is not None else None,
-            "display": pupil_text(exact) if exact is not None else None,
+            "value": self.value_text,
+            "display": self.display,
             "target": self.target,
-            "scored_formula": "".join(scored) if self.valid else None,  # format_faces of the kept faces
+            "scored_formula": "".join(scored) if self.valid else None,  # as scored_formula
             "scored_tokens": scored,
             "removed_tokens": removed,
             "operator_points": self.operator_points,

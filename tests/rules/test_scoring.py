@@ -255,9 +255,9 @@ def _plain_answer(result: CheckResult, lang: str) -> dict:
         "value": result.value_text,
         "display": result.display,
         "target": result.target,
-        "scored_formula": result.scored_formula if result.valid else None,
-        "scored_tokens": result.scored_tokens,
-        "removed_tokens": result.removed_tokens,
+        "scored_formula": format_faces([result.dice[i].face for i in result.kept]) if result.valid else None,
+        "scored_tokens": [str(result.dice[i].face) for i in result.kept],
+        "removed_tokens": [str(d.face) for i, d in enumerate(result.dice) if i not in set(result.kept)],
         "operator_points": result.operator_points,
         "number_dice_used": result.number_dice_used,
         "score": result.score,
@@ -435,6 +435,10 @@ def test_the_value_request_reads_the_text_once(monkeypatch):
 
 @given(formulas(max_len=12))
 def test_the_tally_is_the_operator_points_and_the_number_dice(faces):
-    from suji.rules.scoring import _tally
+    from suji.rules.scoring import OPERATOR_POINTS, _tally
 
-    assert _tally(faces) == (operator_points(faces), number_dice_used(faces))
+    # Held to the plain reading of RULES.md: each operator die's points added up, each digit one number die.
+    plain_points = sum(OPERATOR_POINTS[f] for f in faces if isinstance(f, str))
+    plain_numbers = sum(1 for f in faces if isinstance(f, int))
+    assert _tally(faces) == (plain_points, plain_numbers)
+    assert (operator_points(faces), number_dice_used(faces)) == (plain_points, plain_numbers)
