@@ -108,13 +108,7 @@ class DiceCounts:
     def _bounds(self, usage: int) -> tuple[int, int, int]:
         # (room's two bounds, multiplier), worked out once a usage code and kept in `bounds`.
         numbers = usage & self.number_mask
-        largest = self._largest.get(numbers)
-        if largest is None:  # a number part beyond the roll's dice (it does not fit): the dice left, counted
-            largest = 0
-            for shift, digit, count in self._number_fields:  # in falling order of their digits
-                for _ in range(count - ((usage >> shift) & 31)):
-                    largest = largest * 10 + digit
-            self._largest[numbers] = largest
+        largest = self._largest[numbers]  # (usage codes asked about fit in the roll: every number part is there)
         operators = self._operators_left.get(usage - numbers)
         if operators is None:
             squared = divide = times = False

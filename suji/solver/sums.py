@@ -23,6 +23,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import permutations, product
+from operator import itemgetter
 
 from suji.core.caching import bounded
 from suji.rules.dice import MINUS, PLUS
@@ -52,13 +53,8 @@ def term_groups(terms: Terms) -> list[TermGroup]:
         for usage, values in sorted(terms.by_usage.items()):
             floats = [q_float(v) for v in values]
             groups.append((usage, min(floats) - 1e-6, max(floats) + 1e-6, values))
-    groups.sort(key=_largest, reverse=True)  # stable: equal largest values stay in order of usage code
+    groups.sort(key=itemgetter(2), reverse=True)  # by the largest value; stable: ties stay in order of usage code
     return groups
-
-
-def _largest(group: TermGroup) -> float:
-    """A group's largest value (its sort key)."""
-    return group[2]
 
 
 def find_sums(dice: DiceCounts, terms: Terms, targets: set[int], on_hit: OnHit) -> None:
@@ -370,15 +366,12 @@ class _SumSearch:
                 yield picked
 
 
-def arrangements(parts: tuple[tuple[int, Faces], ...], dice: DiceCounts, first: int = 0,
-                 positive: int | None = None) -> Iterable[Faces]:  # fmt: skip
+def arrangements(parts: tuple[tuple[int, Faces], ...], dice: DiceCounts, first: int, positive: int) -> Iterable[Faces]:
     """Every formula writing these signed terms in some order that the sign dice allow.
 
     `first` (1 or −1) keeps only the orders whose first term has that sign; 0 keeps all. `positive`: how many
-    terms are positive, when the caller knows.
+    terms are positive (the caller counts them once for all the spellings of a sum).
     """
-    if positive is None:
-        positive = sum(1 for s, _ in parts if s > 0)
     if len(parts) - positive > dice.minus:
         return
     for order in set(permutations(parts)):
@@ -396,8 +389,6 @@ def arrangements(parts: tuple[tuple[int, Faces], ...], dice: DiceCounts, first: 
 def spell_sum(terms: Terms, dice: DiceCounts, picked: list[Picked], first: int = 0) -> Iterable[Faces]:
     """Every formula writing these signed terms (any spelling of each, any order the sign dice allow)."""
     positive = sum(1 for s, _, _ in picked if s > 0)  # the same for every spelling
-    if len(picked) - positive > dice.minus:
-        return
     choices = [[(s, faces) for faces in terms.terms_of(u, v)] for s, u, v in picked]
     for parts in product(*choices):
         yield from arrangements(parts, dice, first, positive)

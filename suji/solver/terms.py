@@ -4,12 +4,12 @@
     factors ──Terms (× ÷ and constants, a factor at a time)──▶ values by usage code ──terms_of──▶ faces
 
 A term is factors ([√] number [²]) joined by × ÷, with ×10/×11/×12 after a factor; it never holds + or −. The
-dice are counted as usage codes (one 5-bit field a distinct face, added up as ints: suji.solver.dice_counts.DiceCounts), so "do these
-dice fit in the roll" and "are these dice among those" are an addition and a mask. `Terms` grows every term a
-factor at a time as sets of values per set of dice (terms with the same dice and value are one entry), and
-spells out the faces only for the values asked for (`terms_of`), working backwards from the value: a factor's
-faces follow from its dice and value (its number's digits, with the √ and ² it uses), so factors are kept as
-values only.
+dice are counted as usage codes (one 5-bit field a distinct face, added up as ints:
+suji.solver.dice_counts.DiceCounts), so "do these dice fit in the roll" and "are these dice among those" are an
+addition and a mask. `Terms` grows every term a factor at a time as sets of values per set of dice (terms with
+the same dice and value are one entry), and spells out the faces only for the values asked for (`terms_of`),
+working backwards from the value: a factor's faces follow from its dice and value (its number's digits, with
+the √ and ² it uses), so factors are kept as values only.
 
 Given the largest target (`terms_for(dice, top)`), terms that can never be in a sum making a target are left
 out as they are grown: `DiceCounts.room` bounds what the dice left beside a term can add, take away or divide
