@@ -406,6 +406,9 @@ def test_joining_a_class_is_a_big_button_and_join_knows_a_pupil_already_in(serve
     assert join.bounding_box()["height"] >= 44
     shot(page, f"issue26-home-join-{tag(width, locale)}")
     join.click()
+    # Measured once the join page has loaded with its stylesheet (a box measured before it is the browser's default).
+    page.wait_for_url(f"{url}/join")
+    page.wait_for_load_state("load")
     for box in ("#code", "#nickname", "#join"):
         assert page.locator(box).bounding_box()["height"] >= 48, box
     expect(page.locator("#my-class")).to_have_count(0)
