@@ -14,7 +14,7 @@ the √ and ² it uses), so factors are kept as values only.
 Given the largest target (`terms_for(dice, top)`), terms that can never be in a sum making a target are left
 out as they are grown: `DiceCounts.room` bounds what the dice left beside a term can add, take away or divide
 by, so a value beyond that bound is dropped with every term that would be grown from it. With fewer than two ÷
-dice only whole terms are summed, and a fraction (7÷2) is grown only while `DiceCounts.multiplier`, the most the
+dice, or without + and − dice, only whole terms are summed, and a fraction (7÷2) is grown only while `DiceCounts.multiplier`, the most the
 dice left can still multiply it by, is at least its denominator (7÷2×4).
 
 Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
@@ -142,10 +142,25 @@ class Terms:
         self._caps: dict[int, tuple[float, float, int]] = {}
         self._top, self._minus = top, dice.minus > 0
         caps, cap = self._caps, self._cap
+        # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
+        # fewer than two ÷ dice, or without + and − dice (a formula of one term), a fraction matters only on its
+        # way to a whole term (7÷2 of 7÷2×4), so one whose denominator is beyond what the dice left can still
+        # multiply it by is never made or grown.
+        divides = dice.mulops.get(DIVIDE, 0)
+        self.whole_only = whole_only = divides < 2 or not (dice.plus or dice.minus)
         # The factors ([√] number [²]) by their dice: their values (their faces follow from dice and value).
         # Without a ÷ die a term is at least each of its factors, so one beyond its bound is never in a term
-        # that matters; a ÷ die may divide by any of them.
-        bound = None if top is None or dice.mulops.get(DIVIDE, 0) else (lambda u: (caps.get(u) or cap(u))[1])
+        # that matters. A factor after a ÷ die is a divisor: with whole terms only, the divisors are at most the
+        # product of the term's other factors and constants, which is at most what the dice left beside them can
+        # make (DiceCounts.room). When fractions are summed, no bound.
+        bound: Callable[[int], float] | None
+        if top is None or not whole_only:
+            bound = None
+        elif divides:
+            room = dice.room
+            bound = lambda u: max((caps.get(u) or cap(u))[1], room(u)[0])  # noqa: E731
+        else:
+            bound = lambda u: (caps.get(u) or cap(u))[1]  # noqa: E731
         self._factors = {u: values for u, values in factors(dice, bound).items() if not (u + bias) & high}
         factor_groups = list(self._factors.items())
         f_least = {u: min(values) for u, values in factor_groups}  # each factor group's smallest value
@@ -155,10 +170,6 @@ class Terms:
         # factor_groups fitting beside a usage code, by the part of it that factors use (number, ² and √ dice).
         fitting: dict[int, list[tuple[int, set[int]]]] = {}
         factor_part = sum(31 * dice.bit[f] for f in dice.bit if type(f) is int or f in (SQUARE, ROOT))
-        # Only ÷ makes a term a fraction, and a sum of whole numbers and a single fraction is never whole: with
-        # fewer than two ÷ dice, a fraction matters only on its way to a whole term (7÷2 of 7÷2×4), so one whose
-        # denominator is beyond what the dice left can still multiply it by is never made or grown.
-        self.whole_only = whole_only = dice.mulops.get(DIVIDE, 0) < 2
         # The ÷ dice's field of a usage code: a term without them is whole.
         self._divide_field = divide_field = 31 * dice.bit[DIVIDE] if dice.mulops.get(DIVIDE, 0) else 0
 
@@ -176,6 +187,10 @@ class Terms:
             frontier_closed = self._growable(frontier_closed)
             grown_open: dict[int, set[Rational]] = defaultdict(set)
             grown_closed: dict[int, set[Rational]] = defaultdict(set)
+            # The first round's open terms are the factors: a × b and b × a are one product, made once (b's
+            # usage code not below a's). The other order adds nothing: a value left out of the frontier is beyond
+            # its bound, and so is its product beyond the product's (fewer dice left, the bound is no larger).
+            factors_only = not self.open
             for usage, values in frontier_open.items():
                 self.open[usage] = values
                 for _, k, bit in self.consts:
@@ -209,6 +224,8 @@ class Terms:
                         for u, f_values in groups:
                             joined = with_op + u
                             if op == TIMES:
+                                if factors_only and u < usage:
+                                    continue
                                 # Products beyond the bound would be dropped before the next round: not made.
                                 bound = (caps.get(joined) or cap(joined))[1]
                                 if whole and least * f_least[u] <= bound:
@@ -218,15 +235,21 @@ class Terms:
                                         grown_open[joined] = products
                                     else:
                                         into |= products
-                                if fractions:
+                                if fractions and whole_only:
+                                    # Only those the next round keeps (_growable): within the bound, and a
+                                    # denominator the dice left can still multiply away.
+                                    _multiply_fractions(fractions, f_values, grown_open[joined], bound, caps[joined][2])
+                                elif fractions:
                                     multiply_all(fractions, f_values, grown_open[joined])
-                            elif whole_only:  # the one ÷ die: values are whole here
+                            elif whole_only:
                                 # Without a × or constant die nothing can multiply a fraction back to a whole term.
                                 most = (caps.get(joined) or cap(joined))[2] if multipliers else 1
                                 # v ÷ f is whole only when f ≤ v, and a fraction is kept only when the dice left
                                 # can multiply its denominator away (f ≤ v × most).
                                 if f_least[u] <= largest * most:
                                     _divide_whole(whole, f_values, grown_open[joined], most)
+                                if fractions:  # two ÷ dice in one term: a fraction divided again
+                                    _divide_fractions(fractions, f_values, grown_open[joined], most)
                             else:
                                 divide_all(values, f_values, grown_open[joined])
             frontier_open, frontier_closed = grown_open, grown_closed
@@ -370,14 +393,44 @@ def _divide_whole(values: set[int], divisors: set[int], into: set[Rational], mos
                     into.add((v // g, f // g))
 
 
+def _multiply_fractions(fractions: list, factors: set[int], into: set[Rational], bound: float, most: int) -> None:
+    """Add n/d × f to `into` for every fraction and factor whose product is at most `bound` and has a
+    denominator of at most `most` (what the dice left can still multiply by; 1: whole products only)."""
+    for n, d in fractions:
+        for f in factors:
+            g = gcd(f, d)
+            x, d_left = n * (f // g), d // g
+            if d_left == 1:
+                if x <= bound:
+                    into.add(x)
+            elif d_left <= most and x <= bound * d_left:
+                into.add((x, d_left))
+
+
+def _divide_fractions(fractions: list, divisors: set[int], into: set[Rational], most: int) -> None:
+    """Add n/d ÷ f to `into` for every fraction and divisor whose denominator is at most `most` (what the dice
+    left can still multiply by). A fraction divided is never whole."""
+    for n, d in fractions:
+        for f in divisors:
+            g = gcd(n, f)
+            if d * (f // g) <= most:
+                into.add((n // g, d * (f // g)))
+
+
 _TERMS = LruDict("solver_terms")  # DiceCounts key → Terms
 
 
 def terms_for(dice: DiceCounts, top: int | None = None) -> Terms:
     """The terms of these number and ×/÷/constant/²/√ dice that can matter for targets up to `top` (None: every
     term), cached: re-roll advice solves many rolls that differ only in their + and − dice, which terms never
-    use but for whether a − die can take a large term back down."""
-    key = (tuple(sorted(dice.numbers.elements())), tuple(sorted(dice.mulops.elements())), top, dice.minus > 0)
+    use but for whether a − die can take a large term back down, and whether there is a sign die at all."""
+    key = (
+        tuple(sorted(dice.numbers.elements())),
+        tuple(sorted(dice.mulops.elements())),
+        top,
+        dice.minus > 0,
+        not (dice.plus or dice.minus),  # a formula of one term: whole terms only (see Terms)
+    )
     terms = _TERMS.get(key)
     if terms is None:
         terms = Terms(dice, top)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from suji.rules.dice import Roll, random_roll
+from suji.rules.exact import as_rational
 from suji.rules.language.evaluate import evaluate, is_formula
 from suji.rules.scoring import check
 from suji.solver.listing import all_formulas, reference_solve
@@ -54,6 +55,48 @@ def test_custom_dice_with_square_and_root_agree_with_brute_force(seed):
         target=rng.randint(1, 80),
     )
     assert_agrees(roll)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("signs", [(), ("+",)])
+def test_two_divide_dice_agree_with_brute_force_with_and_without_a_sign_die(seed, signs):
+    # With two ÷ dice, fractions are summed when a sign die joins terms; without one the formula is one term,
+    # whole, and only fractions on their way back to a whole number (3÷2÷3×12) are grown.
+    rng = random.Random(seed)
+    number_dice = [rng.randint(1, 6) for _ in range(4)]
+    operator_dice = ["÷", "÷", rng.choice(["×", "x10", "x12", "²"]), *signs]
+    unsigned = Roll.of(number_dice=number_dice, operator_dice=operator_dice, target=1)
+    values = {as_rational(evaluate(f)) for f in all_formulas(unsigned)}
+    whole = sorted(int(v) for v in values if v is not None and v.denominator == 1 and 1 <= v <= 999)
+    roll = Roll.of(number_dice=number_dice, operator_dice=operator_dice, target=rng.choice(whole))
+    assert_agrees(roll)
+
+
+def test_a_fraction_divided_again_comes_back_whole():
+    # 3÷2÷2×4: 3/2, then 3/4, then 3. No other order of these dice makes 3/4 before the ×.
+    roll = Roll.of(number_dice=[3, 2, 2, 4], operator_dice=["÷", "÷", "×"], target=3)
+    assert_agrees(roll)
+    assert (3, "÷", 2, "÷", 2, "×", 4) in solve(roll).hits[3]
+
+
+def test_two_fractions_add_up_to_a_whole_number():
+    roll = Roll.of(number_dice=[1, 2, 1, 2], operator_dice=["÷", "÷", "+"], target=1)
+    assert_agrees(roll)
+    assert (1, "÷", 2, "+", 1, "÷", 2) in solve(roll).hits[1]
+
+
+def test_a_number_times_itself():
+    roll = Roll.of(number_dice=[3, 3, 1], operator_dice=["×", "+"], target=10)
+    assert_agrees(roll)
+    assert set(solve(roll).formulas[10]) == {(1, "+", 3, "×", 3), (3, "×", 3, "+", 1)}
+
+
+def test_a_divisor_larger_than_the_target_times_the_dice_left():
+    # 3×12÷36 = 1: the divisor 36 is more than the target times the largest number the dice left show (3), but
+    # the constant die left makes the dividend as large.
+    roll = Roll.of(number_dice=[3, 3, 6], operator_dice=["x12", "÷"], target=1)
+    assert_agrees(roll)
+    assert (3, "×12", "÷", 3, 6) in solve(roll).hits[1]
 
 
 def test_two_root_dice_use_full_enumeration_and_still_agree():
