@@ -338,31 +338,50 @@ class _SumSearch:
         """Report every sum of `chosen` (its partial sums `sums`) and a term of `group` added with `sign` that
         makes a target (one of `near`, the targets within the range of such sums)."""
         u_last, _, _, values = group
-        whole = self.whole
-        for partial in sums:
-            for t in near:
-                if whole:
-                    need = t - partial if sign > 0 else partial - t  # type: ignore[operator]
-                else:
-                    need = q_add(t, q_neg(partial)) if sign > 0 else q_add(partial, -t)
-                if need in values:
-                    for picked in self.picks(chosen, partial):
-                        picked.append((sign, u_last, need))
-                        self.on_hit(picked, p, q, t)
+        found: list[tuple[Rational, int, Rational]]  # (the partial sum, the target, the last term's value)
+        if not self.whole:
+            found = [
+                (a, t, need)
+                for a in sums
+                for t in near
+                if (need := q_add(t, q_neg(a)) if sign > 0 else q_add(a, -t)) in values
+            ]
+        elif len(values) < len(sums):  # whole: the smaller of the two sets is read, the other looked up
+            if sign > 0:
+                found = [(a, t, v) for t in near for v in values if (a := t - v) in sums]  # type: ignore[operator]
+            else:
+                found = [(a, t, v) for t in near for v in values if (a := t + v) in sums]  # type: ignore[operator]
+        elif sign > 0:
+            found = [(a, t, need) for a in sums for t in near if (need := t - a) in values]  # type: ignore[operator]
+        else:
+            found = [(a, t, need) for a in sums for t in near if (need := a - t) in values]  # type: ignore[operator]
+        for partial, t, need in found:
+            for picked in self.picks(chosen, partial):
+                picked.append((sign, u_last, need))
+                self.on_hit(picked, p, q, t)
 
-    @staticmethod
-    def picks(chosen: list[tuple[int, TermGroup]], partial: Rational) -> Iterator[list[Picked]]:
+    def picks(self, chosen: list[tuple[int, TermGroup]], partial: Rational) -> Iterator[list[Picked]]:
         """Every choice of one value per chosen signed group whose sum is `partial`, as picked terms."""
         *others, (s_last, g_last) = chosen
-        last_values = g_last[3]
+        last_values, u_last = g_last[3], g_last[0]
+        if self.whole:
+            # Each other group's values with their signs, so that a choice's sum is one sum().
+            for combo in product(*([v if s > 0 else -v for v in g[3]] for s, g in others)):
+                rest = partial - sum(combo)  # type: ignore[operator]
+                v_last = rest if s_last > 0 else -rest
+                if v_last in last_values:
+                    picked = [(s, g[0], v if s > 0 else -v) for (s, g), v in zip(others, combo, strict=True)]
+                    picked.append((s_last, u_last, v_last))
+                    yield picked
+            return
         for combo in product(*(g[3] for _, g in others)):
-            rest: Rational = partial
+            rest = partial
             for (s, _), v in zip(others, combo, strict=True):
                 rest = q_add(rest, q_neg(v) if s > 0 else v)
             v_last = rest if s_last > 0 else q_neg(rest)
             if v_last in last_values:
                 picked = [(s, g[0], v) for (s, g), v in zip(others, combo, strict=True)]
-                picked.append((s_last, g_last[0], v_last))
+                picked.append((s_last, u_last, v_last))
                 yield picked
 
 
