@@ -246,7 +246,17 @@ class Terms:
                                 most = (caps.get(joined) or cap(joined))[2] if multipliers else 1
                                 # v ÷ f is whole only when f ≤ v, and a fraction is kept only when the dice left
                                 # can multiply its denominator away (f ≤ v × most).
-                                if f_least[u] <= largest * most:
+                                if f_least[u] > largest * most:
+                                    pass  # every quotient below 1 / most
+                                elif most == 1:  # whole quotients only (the most common case), made here
+                                    quotients = {v // f for v in whole for f in f_values if not v % f}
+                                    if quotients:
+                                        into = grown_open.get(joined)
+                                        if into is None:
+                                            grown_open[joined] = quotients
+                                        else:
+                                            into |= quotients
+                                else:
                                     _divide_whole(whole, f_values, grown_open[joined], most)
                                 if fractions:  # two ÷ dice in one term: a fraction divided again
                                     _divide_fractions(fractions, f_values, grown_open[joined], most)
@@ -379,10 +389,7 @@ class Terms:
 
 def _divide_whole(values: set[int], divisors: set[int], into: set[Rational], most: int) -> None:
     """Add v ÷ f to `into` for every whole value and divisor, leaving out the fractions whose denominator is
-    beyond `most` (what the dice left can still multiply by: 1 keeps whole quotients only)."""
-    if most == 1:
-        into.update({v // f for v in values for f in divisors if not v % f})
-        return
+    beyond `most` (what the dice left can still multiply by; the caller makes whole quotients only itself)."""
     for f in divisors:
         for v in values:
             if not v % f:
