@@ -292,9 +292,40 @@ class _SumSearch:
                 return
             floats = [q_float(x) for x in grown]
             lo, hi = min(floats) - 1e-6, max(floats) + 1e-6
+        step = self.steps[p][q]
+        if step is None:
+            return
+        if step[7] and self.whole and not self._may_land(grown, lo, hi, after, step[0], step[1]):
+            return  # the larger multisets are the largest: only a term landing on a target could come of it
         chosen.append((sign, group))
         self.grow(chosen, joined, after, p, q, lo, hi, grown)  # type: ignore[arg-type]
         chosen.pop()
+
+    def _may_land(self, sums: set[int], lo: float, hi: float, candidates: list[TermGroup], up: bool,
+                  down: bool) -> bool:  # fmt: skip
+        """Whether a term of one of `candidates`, added (if `up`) or taken away (if `down`), may bring one of these
+        whole partial sums to a target: False only when the bitsets of what is needed and what the candidates
+        hold have no value in common."""
+        held = 0
+        bits_of = self.bits_of
+        for c in candidates:
+            held |= bits_of[c[0]] if c[0] in bits_of else self.bits(c)
+        top = self.high_target
+        if up:
+            if lo < 0:
+                return True
+            target_bits = self.target_bits
+            for a in sums:
+                if (target_bits >> a) & held:  # type: ignore[operator]
+                    return True
+        if down:
+            if hi - self.low_target > top:
+                return True
+            reflected = self.reflected_bits
+            for a in sums:
+                if (reflected >> (top - a) if a <= top else reflected << (a - top)) & held:  # type: ignore[operator]
+                    return True
+        return False
 
     def needs(self, sums: set[Rational], sign: int, lo: float, hi: float, largest: float) -> set[Rational] | int:
         """The values up to `largest` (the largest term left to choose) that a last term, added (sign 1) or taken
