@@ -156,18 +156,13 @@ class _SumSearch:
                         self.on_hit([(1, usage, t)], 1, 0, t)
             if most_terms == 1:
                 continue
+            if usage & self.number_mask == self.all_numbers:  # no number die left for a term
+                continue
+            reach = self.room(usage)[0]
             for sign in (1, -1):
                 p, q = int(sign > 0), int(sign < 0)
                 if fits[p][q]:
                     lo, hi = (g_lo, g_hi) if sign > 0 else (-g_hi, -g_lo)
-                    if candidates is None:
-                        if usage & self.number_mask == self.all_numbers:  # no number die left for a term
-                            break
-                        used = usage + bias  # the dice's bias added once, not once a group
-                        candidates = [c for c in self.groups[i:] if not (used + c[0]) & high]
-                        if not candidates:
-                            break
-                        reach = self.room(usage)[0]
                     # The values that the terms left can still bring to a target, with their signs.
                     x_lo = low - reach if fits[p + 1][q] else low
                     x_hi = top + reach if fits[p][q + 1] else top
@@ -181,7 +176,11 @@ class _SumSearch:
                             x for v in values if x_lo <= q_float(x := v if sign > 0 else q_neg(v)) <= x_hi
                         }
                     if sums:
-                        self.grow([(sign, group)], usage, candidates, p, q, lo, hi, sums)
+                        if candidates is None:  # worked out once for both signs, and only when a sum is left
+                            used = usage + bias  # the dice's bias added once, not once a group
+                            candidates = [c for c in self.groups[i:] if not (used + c[0]) & high]
+                        if candidates:
+                            self.grow([(sign, group)], usage, candidates, p, q, lo, hi, sums)
 
     def grow(self, chosen: list[tuple[int, TermGroup]], usage: int, candidates: list[TermGroup], p: int, q: int,
              lo: float, hi: float, sums: set[Rational]) -> None:  # fmt: skip
