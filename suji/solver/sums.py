@@ -13,7 +13,9 @@ stops at the first candidate that, with as many such terms as the + dice allow, 
 branches end as small terms that the dice left cannot make up for). A node works out once the values a last
 term would need to land its partial sums on a target, added or taken away, when a target lies within a
 candidate's range (the targets lie apart, so often none does); then the candidate is one set test
-(`isdisjoint`), and only a group that passes is looked at value by value. Fractions (two ÷ dice) go the same
+(`isdisjoint`), and only a group that passes is looked at value by value. A multiset one term short of the largest
+the sign dice allow is grown only when the values its partial sums would need and the values its candidates hold, as
+bitsets, meet (`_may_land`): most such multisets lead nowhere. Fractions (two ÷ dice) go the same
 way in suji.rules.exact's rationals.
 """
 
