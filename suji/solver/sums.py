@@ -425,7 +425,9 @@ def arrangements(parts: tuple[tuple[int, Faces], ...], dice: DiceCounts, first: 
     """
     if len(parts) - positive > dice.minus:
         return
-    for order in set(permutations(parts)):
+    # Equal terms give equal orders, listed once; distinct terms need no set to tell them apart.
+    orders = permutations(parts) if len(set(parts)) == len(parts) else set(permutations(parts))
+    for order in orders:
         sign = order[0][0]
         if (first and sign != first) or positive - (sign > 0) > dice.plus:
             continue
