@@ -103,6 +103,8 @@ def factors(dice: DiceCounts, bound: Callable[[int], float] | None = None) -> di
                 groups[usage + root + square] = set(values)  # √n² is n
     if bound is not None:
         for usage, values in list(groups.items()):
+            if not root and usage in plain:  # without a √ die `limit` is `bound`: made within it already
+                continue
             if dice.fits(usage):
                 most = bound(usage)
                 if max(values) > most:
