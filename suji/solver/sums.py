@@ -15,7 +15,7 @@ term would need to land its partial sums on a target, added or taken away, when 
 candidate's range (the targets lie apart, so often none does); then the candidate is one set test
 (`isdisjoint`), and only a group that passes is looked at value by value. A multiset one term short of the largest
 the sign dice allow is grown only when the values its partial sums would need and the values its candidates hold, as
-bitsets, meet (`_may_land`): most such multisets lead nowhere. Fractions (two ÷ dice) go the same
+bitsets, meet (in `deeper`): most such multisets lead nowhere. Fractions (two ÷ dice) go the same
 way in suji.rules.exact's rationals.
 """
 
@@ -185,7 +185,8 @@ class _SumSearch:
                             self.grow([(sign, group)], usage, candidates, p, q, lo, hi, sums)
 
     def grow(self, chosen: list[tuple[int, TermGroup]], usage: int, candidates: list[TermGroup], p: int, q: int,
-             lo: float, hi: float, sums: set[Rational]) -> None:  # fmt: skip
+             lo: float, hi: float, sums: set[Rational], need_up: set[Rational] | int | None = None,
+             need_down: set[Rational] | int | None = None) -> None:  # fmt: skip
         """Report every multiset one term larger than `chosen` (p positive, q negative terms; their partial sums
         `sums`, within [lo, hi]) that lands on a target, and grow it in turn unless it is as large as the sign dice
         allow.
@@ -194,8 +195,8 @@ class _SumSearch:
         once; a term may repeat if the dice allow) whose dice fit beside `usage`, in falling order of their
         largest values: the loop stops at the first too small to reach a target even with as many more of its
         size as the + dice allow, as every one after it is smaller still. The values a last term added or
-        taken away would need to land on a target are worked out once for the node (`need_up`, `need_down`),
-        so each candidate is one set test."""
+        taken away would need to land on a target are worked out once for the node (`need_up`, `need_down`, or
+        given when the caller has them), so each candidate is one set test."""
         step = self.steps[p][q]
         if step is None:
             return
@@ -204,7 +205,6 @@ class _SumSearch:
         up_after_minus = plus_after_minus
         low_target, high_target = self.low_target, self.high_target
         bias, high, reach_of = self.bias, self.high, self.reach
-        need_up = need_down = None
         bits_of, number_mask, all_numbers = self.bits_of, self.number_mask, self.all_numbers
         targets, n_targets = self.target_list, len(self.target_list)
         # A multiset one term larger is only worth a look when a target is in its reach or in that of the terms
@@ -296,37 +296,26 @@ class _SumSearch:
         step = self.steps[p][q]
         if step is None:
             return
-        if step[7] and self.whole and not self._may_land(grown, lo, hi, after, step[0], step[1]):
-            return  # the larger multisets are the largest: only a term landing on a target could come of it
+        need_up = need_down = None
+        if step[7] and self.whole:  # the larger multisets are the largest: only a term landing could come of it
+            # The values a last term would need, and those the candidates hold, as bitsets: when they have none in
+            # common, nothing lands (a set of needs, beyond the bitsets' range, is looked at by grow()).
+            held = 0
+            bits_of = self.bits_of
+            for c in after:
+                held |= bits_of[c[0]] if c[0] in bits_of else self.bits(c)
+            lands = False
+            if step[0]:
+                need_up = self.needs(grown, 1, lo, hi, after[0][2])
+                lands = type(need_up) is not int or bool(need_up & held)
+            if step[1] and not lands:
+                need_down = self.needs(grown, -1, lo, hi, after[0][2])
+                lands = type(need_down) is not int or bool(need_down & held)
+            if not lands:
+                return
         chosen.append((sign, group))
-        self.grow(chosen, joined, after, p, q, lo, hi, grown)  # type: ignore[arg-type]
+        self.grow(chosen, joined, after, p, q, lo, hi, grown, need_up, need_down)  # type: ignore[arg-type]
         chosen.pop()
-
-    def _may_land(self, sums: set[int], lo: float, hi: float, candidates: list[TermGroup], up: bool,
-                  down: bool) -> bool:  # fmt: skip
-        """Whether a term of one of `candidates`, added (if `up`) or taken away (if `down`), may bring one of these
-        whole partial sums to a target: False only when the bitsets of what is needed and what the candidates
-        hold have no value in common."""
-        held = 0
-        bits_of = self.bits_of
-        for c in candidates:
-            held |= bits_of[c[0]] if c[0] in bits_of else self.bits(c)
-        top = self.high_target
-        if up:
-            if lo < 0:
-                return True
-            target_bits = self.target_bits
-            for a in sums:
-                if (target_bits >> a) & held:  # type: ignore[operator]
-                    return True
-        if down:
-            if hi - self.low_target > top:
-                return True
-            reflected = self.reflected_bits
-            for a in sums:
-                if (reflected >> (top - a) if a <= top else reflected << (a - top)) & held:  # type: ignore[operator]
-                    return True
-        return False
 
     def needs(self, sums: set[Rational], sign: int, lo: float, hi: float, largest: float) -> set[Rational] | int:
         """The values up to `largest` (the largest term left to choose) that a last term, added (sign 1) or taken
