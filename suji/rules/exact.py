@@ -12,7 +12,7 @@ by the package.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from fractions import Fraction
 from math import gcd
 
@@ -128,6 +128,21 @@ def multiply_all(values: Iterable[Rational], factors: Iterable[int], into: set[R
                 into.add(n * (f // g) if g == d else (n * (f // g), d // g))
 
 
+def multiply_within(fractions: Iterable[tuple[int, int]], factors: Collection[int], into: set[Rational], bound: float,
+                    most: int) -> None:  # fmt: skip
+    """Add n/d × f to `into` for every fraction and factor whose product is at most `bound` and keeps a
+    denominator of at most `most` (reduced; see multiply_all): the solver keeps no other."""
+    for n, d in fractions:
+        for f in factors:
+            g = gcd(f, d)
+            x, d_left = n * (f // g), d // g
+            if d_left == 1:
+                if x <= bound:
+                    into.add(x)
+            elif d_left <= most and x <= bound * d_left:
+                into.add((x, d_left))
+
+
 def divide_all(values: Iterable[Rational], factors: Iterable[int], into: set[Rational]) -> None:
     """Add v ÷ f to `into` for every value and factor (exact, reduced; see multiply_all)."""
     factors = tuple(factors)
@@ -143,6 +158,17 @@ def divide_all(values: Iterable[Rational], factors: Iterable[int], into: set[Rat
             n, d = v
             for f in factors:
                 g = gcd(n, f)
+                into.add((n // g, d * (f // g)))
+
+
+def divide_within(fractions: Iterable[tuple[int, int]], factors: Collection[int], into: set[Rational],
+                  most: int) -> None:  # fmt: skip
+    """Add n/d ÷ f to `into` for every fraction and factor whose quotient keeps a denominator of at most `most`
+    (reduced; a fraction divided is never whole)."""
+    for n, d in fractions:
+        for f in factors:
+            g = gcd(n, f)
+            if d * (f // g) <= most:
                 into.add((n // g, d * (f // g)))
 
 

@@ -14,8 +14,8 @@ the √ and ² it uses), so factors are kept as values only.
 Given the largest target (`terms_for(dice, top)`), terms that can never be in a sum making a target are left
 out as they are grown: `DiceCounts.room` bounds what the dice left beside a term can add, take away or divide
 by, so a value beyond that bound is dropped with every term that would be grown from it. With fewer than two ÷
-dice, or without + and − dice, only whole terms are summed, and a fraction (7÷2) is grown only while `DiceCounts.multiplier`, the most the
-dice left can still multiply it by, is at least its denominator (7÷2×4).
+dice, or without + and − dice, only whole terms are summed, and a fraction (7÷2) is grown only while
+`DiceCounts.multiplier`, the most the dice left can still multiply it by, is at least its denominator (7÷2×4).
 
 Values are exact: ints, and reduced (numerator, denominator) pairs for fractions (suji.rules.exact's rationals
 for hot loops). A √ of a non-square is irrational and left out (the caller lists every formula for rolls where
@@ -30,7 +30,16 @@ from math import gcd, inf, isqrt
 
 from suji.core.caching import LruDict
 from suji.rules.dice import CONSTANT_FACES, DIVIDE, ROOT, SQUARE, TIMES, face_readings
-from suji.rules.exact import Rational, at_most, divide_all, multiply_all, q_div, q_mul
+from suji.rules.exact import (
+    Rational,
+    at_most,
+    divide_all,
+    divide_within,
+    multiply_all,
+    multiply_within,
+    q_div,
+    q_mul,
+)
 from suji.solver.dice_counts import DiceCounts, Faces
 
 
@@ -229,7 +238,8 @@ class Terms:
                                 if factors_only and u < usage:
                                     continue
                                 # Products beyond the bound would be dropped before the next round: not made.
-                                bound = (caps.get(joined) or cap(joined))[1]
+                                cap_joined = caps.get(joined) or cap(joined)
+                                bound = cap_joined[1]
                                 if whole and least * f_least[u] <= bound:
                                     products = {x for v in whole for f in f_values if (x := v * f) <= bound}
                                     into = grown_open.get(joined)
@@ -240,7 +250,7 @@ class Terms:
                                 if fractions and whole_only:
                                     # Only those the next round keeps (_growable): within the bound, and a
                                     # denominator the dice left can still multiply away.
-                                    _multiply_fractions(fractions, f_values, grown_open[joined], bound, caps[joined][2])
+                                    multiply_within(fractions, f_values, grown_open[joined], bound, cap_joined[2])
                                 elif fractions:
                                     multiply_all(fractions, f_values, grown_open[joined])
                             elif whole_only:
@@ -261,7 +271,7 @@ class Terms:
                                 else:
                                     _divide_whole(whole, f_values, grown_open[joined], most)
                                 if fractions:  # two ÷ dice in one term: a fraction divided again
-                                    _divide_fractions(fractions, f_values, grown_open[joined], most)
+                                    divide_within(fractions, f_values, grown_open[joined], most)
                             else:
                                 divide_all(values, f_values, grown_open[joined])
             frontier_open, frontier_closed = grown_open, grown_closed
@@ -400,30 +410,6 @@ def _divide_whole(values: set[int], divisors: set[int], into: set[Rational], mos
                 g = gcd(v, f)
                 if f // g <= most:
                     into.add((v // g, f // g))
-
-
-def _multiply_fractions(fractions: list, factors: set[int], into: set[Rational], bound: float, most: int) -> None:
-    """Add n/d × f to `into` for every fraction and factor whose product is at most `bound` and has a
-    denominator of at most `most` (what the dice left can still multiply by; 1: whole products only)."""
-    for n, d in fractions:
-        for f in factors:
-            g = gcd(f, d)
-            x, d_left = n * (f // g), d // g
-            if d_left == 1:
-                if x <= bound:
-                    into.add(x)
-            elif d_left <= most and x <= bound * d_left:
-                into.add((x, d_left))
-
-
-def _divide_fractions(fractions: list, divisors: set[int], into: set[Rational], most: int) -> None:
-    """Add n/d ÷ f to `into` for every fraction and divisor whose denominator is at most `most` (what the dice
-    left can still multiply by). A fraction divided is never whole."""
-    for n, d in fractions:
-        for f in divisors:
-            g = gcd(n, f)
-            if d * (f // g) <= most:
-                into.add((n // g, d * (f // g)))
 
 
 _TERMS = LruDict("solver_terms")  # DiceCounts key → Terms

@@ -18,7 +18,9 @@ from suji.rules.exact import (
     as_rational,
     at_most,
     divide_all,
+    divide_within,
     multiply_all,
+    multiply_within,
     q_add,
     q_div,
     q_float,
@@ -195,3 +197,24 @@ def test_hot_loop_rationals_compute_as_fractions(a, b, k):
     assert all(_is_reduced(v) for v in grown | shrunk)
     positive = {v for v in grown | shrunk if as_fraction(v) > 0}
     assert at_most(positive, k) == {v for v in positive if as_fraction(v) <= k}
+
+
+@settings(max_examples=examples(300))
+@given(
+    st.lists(st.tuples(st.integers(1, 10**4), st.integers(2, 200)).map(lambda nd: _reduced(*nd)), max_size=6),
+    st.lists(st.integers(1, 300), min_size=1, max_size=4),
+    st.integers(1, 10**5),
+    st.integers(1, 60),
+)
+def test_the_solvers_bounded_fraction_loops_compute_as_fractions(values, factors, bound, most):
+    # Only fractions go in (the solver makes whole products and quotients itself).
+    fractions = [v for v in values if type(v) is not int]
+    grown, shrunk = set(), set()
+    multiply_within(fractions, factors, grown, bound, most)
+    divide_within(fractions, factors, shrunk, most)
+    exact = [as_fraction(v) for v in fractions]
+    assert {as_fraction(v) for v in grown} == {
+        x * f for x in exact for f in factors if x * f <= bound and (x * f).denominator <= most
+    }
+    assert {as_fraction(v) for v in shrunk} == {x / f for x in exact for f in factors if (x / f).denominator <= most}
+    assert all(_is_reduced(v) for v in grown | shrunk)
