@@ -60,6 +60,15 @@ def chromium(sync_api) -> Iterator[object]:  # noqa: ANN001
 _BARS = "document.querySelectorAll('.formula-bar').forEach(b => { b.style.position = '%s'; })"
 
 
+def laid_out_box(locator) -> dict:  # noqa: ANN001 - a Playwright locator
+    """The element's box once its page has loaded with its stylesheet: a box measured right after a navigation
+    can be the browser's default layout (CI measured one so, twice, in runs where the page was still loading)."""
+    locator.page.wait_for_load_state("load")
+    box = locator.bounding_box()
+    assert box is not None, locator
+    return box
+
+
 def shot(page, name: str) -> None:  # noqa: ANN001
     """Save a full-page screenshot as tests/screenshots/NAME.png."""
     SHOTS.mkdir(exist_ok=True)

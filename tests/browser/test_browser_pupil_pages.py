@@ -11,7 +11,7 @@ import re
 from datetime import date, datetime
 
 import pytest
-from browser_support import SHOTS, require_chromium, served_app
+from browser_support import SHOTS, laid_out_box, require_chromium, served_app
 from browser_support import shot as full_shot
 
 pytestmark = pytest.mark.browser
@@ -93,7 +93,7 @@ def test_how_to_play_is_one_tap_away_on_every_page(served, browser, width, local
             " return r.top >= 0 && r.right <= innerWidth && r.height >= 44; }"
         ), path
         if width == 360:
-            assert page.locator("header.site").bounding_box()["height"] <= 110  # still two lines at most
+            assert laid_out_box(page.locator("header.site"))["height"] <= 110  # still two lines at most
     shot(page, f"issue26-how-to-play-{tag(width, locale)}")
     page.locator("#how-to-play").click()
     sync_api.expect(page.locator("#guide")).to_be_visible()
@@ -212,8 +212,8 @@ def test_a_drill_miss_offers_the_same_dice_first_and_results_are_in_print(served
     again, nxt = page.locator("#try-again"), page.locator("#next-roll")
     expect(again).to_have_class(re.compile(r"\bprimary\b"))  # the main button after a miss
     expect(nxt).not_to_have_class(re.compile(r"\bprimary\b"))
-    assert again.bounding_box()["y"] <= nxt.bounding_box()["y"] and (
-        again.bounding_box()["x"] < nxt.bounding_box()["x"] or again.bounding_box()["y"] < nxt.bounding_box()["y"]
+    assert laid_out_box(again)["y"] <= laid_out_box(nxt)["y"] and (
+        laid_out_box(again)["x"] < laid_out_box(nxt)["x"] or laid_out_box(again)["y"] < laid_out_box(nxt)["y"]
     )  # and the first one
     assert again.evaluate("a => a.getBoundingClientRect().bottom <= innerHeight")  # on the first screen
     assert not re.search("Scored formula|得点になる式", main_text(page))  # no "formula that scores" for a miss
@@ -294,7 +294,7 @@ def test_the_square_die_and_the_change_dice_panel_read_clearly(served, browser, 
     expect(picker_dice.first).to_be_visible()
     for i in range(page.locator("label.pick").count()):
         pick = page.locator("label.pick").nth(i)
-        box, die = pick.locator("input").bounding_box(), pick.locator(".die").bounding_box()
+        box, die = laid_out_box(pick.locator("input")), laid_out_box(pick.locator(".die"))
         overlap = box["x"] < die["x"] + die["width"] and die["x"] < box["x"] + box["width"] and (
             box["y"] < die["y"] + die["height"] and die["y"] < box["y"] + box["height"]
         )
@@ -302,7 +302,7 @@ def test_the_square_die_and_the_change_dice_panel_read_clearly(served, browser, 
     reroll = page.locator("#reroll")
     expect(reroll).to_be_disabled()
     expect(page.locator("#reroll-help")).to_be_visible()  # a greyed button says why
-    below = page.locator("#set-form").bounding_box()["y"] - (reroll.bounding_box()["y"] + reroll.bounding_box()["height"])
+    below = laid_out_box(page.locator("#set-form"))["y"] - (laid_out_box(reroll)["y"] + laid_out_box(reroll)["height"])
     assert below >= 12, below  # not jammed against what follows
     page.locator("label.pick").first.click()
     expect(reroll).to_be_enabled()
@@ -368,14 +368,14 @@ def test_the_daily_puzzle_says_whose_day_it_is_and_asks_a_name_first(served, bro
         expect(day).to_contain_text(zone)
         assert not re.search(r"\d{4}-\d{2}-\d{2}", day.inner_text())  # words, never ISO
         # No nickname yet: asked before the dice, on a phone's first screens.
-        name_box = page.locator("#nickname").bounding_box()
-        assert name_box["y"] < page.locator("button.die").first.bounding_box()["y"]
+        name_box = laid_out_box(page.locator("#nickname"))
+        assert name_box["y"] < laid_out_box(page.locator("button.die").first)["y"]
         expect(page.locator("#nickname-ask")).to_be_visible()
         shot(page, f"issue26-daily-name-first-360-{locale[:2]}")
         page.fill("#nickname", "Aki")
         page.locator("#save-nickname").click()
         expect(page.locator("#nickname-ask")).to_have_count(0)  # named: the form goes back beside the ranking
-        assert page.locator("#nickname").bounding_box()["y"] > page.locator("button.die").first.bounding_box()["y"]
+        assert laid_out_box(page.locator("#nickname"))["y"] > laid_out_box(page.locator("button.die").first)["y"]
         # A reader whose date is the puzzle's: the plain label.
         DAY["day"] = datetime.now().astimezone().date()
         page, _ = open_page(browser, 1280, locale)
@@ -403,14 +403,12 @@ def test_joining_a_class_is_a_big_button_and_join_knows_a_pupil_already_in(serve
     page.goto(f"{url}/")
     join = page.locator("#join-link")
     expect(join).to_have_class(re.compile(r"\bbutton\b"))
-    assert join.bounding_box()["height"] >= 44
+    assert laid_out_box(join)["height"] >= 44
     shot(page, f"issue26-home-join-{tag(width, locale)}")
     join.click()
-    # Measured once the join page has loaded with its stylesheet (a box measured before it is the browser's default).
-    page.wait_for_url(f"{url}/join")
-    page.wait_for_load_state("load")
+    page.wait_for_url(f"{url}/join")  # the join page's boxes (laid_out_box waits for its stylesheet)
     for box in ("#code", "#nickname", "#join"):
-        assert page.locator(box).bounding_box()["height"] >= 48, box
+        assert laid_out_box(page.locator(box))["height"] >= 48, box
     expect(page.locator("#my-class")).to_have_count(0)
     page.fill("#code", code)
     page.fill("#nickname", "Mio")
