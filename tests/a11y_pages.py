@@ -35,6 +35,7 @@ NOT_PAGES: dict[str, str] = {
     "practice.api_next": "JSON API",
     "practice.api_progress": "JSON API",
     "classes.export": "a class's data (JSON)",
+    "classes.export_pupil": "one pupil's data (JSON)",
     "classes.skills_csv": "the skills grid as CSV",
     "classes.alerts_csv": "the alerts as CSV",
     "classes.homework_csv": "a homework's report as CSV",

@@ -81,7 +81,8 @@ def _form(settings: Settings, errors: list[SettingsError], status: int = 200) ->
         error_fields={e.field for e in errors},
         ready=bool(request.args) and not errors,
         limits={
-            "count": (MIN_COUNT, MAX_COUNT), "versions": (MIN_VERSIONS, MAX_VERSIONS),
+            # The web's own cap on problems in all (the form offers no count it would refuse).
+            "count": (MIN_COUNT, min(MAX_COUNT, MAX_PROBLEMS)), "versions": (MIN_VERSIONS, MAX_VERSIONS),
             "seed": MAX_SEED_LENGTH, "title": MAX_TITLE_LENGTH,
         },
         papers=PAPERS,

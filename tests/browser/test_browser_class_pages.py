@@ -118,6 +118,12 @@ def test_teacher_pages_on_a_laptop(school, browser, locale):
     page.goto(f"{url}/teacher/classes/{class_id}/homework/{fixed}")
     sync_api.expect(page.locator("#work-table")).to_be_visible()
     look(page, f"pupils-teacher-homework-1280-{lang}", 1280, ruby=False)
+    page.goto(f"{url}/teacher/classes/{class_id}/reports")
+    sync_api.expect(page.locator("#skills-grid")).to_be_visible()
+    page.wait_for_load_state("load")
+    # Every skill's column in view on a laptop (the last ones were hidden behind a scroll at 1366 px).
+    assert page.locator("#skills-grid").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+    look(page, f"pupils-teacher-reports-1280-{lang}", 1280, ruby=False)
     page.goto(f"{url}/teacher/classes/{class_id}")
     page.click("#roster-table a >> nth=-1")
     sync_api.expect(page.locator("#new-card")).to_be_visible()

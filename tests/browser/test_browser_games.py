@@ -75,6 +75,9 @@ def test_a_solo_game_with_a_reroll_on_a_phone(served, browser):
     expect(page.locator("#progress")).to_have_text("お題1 / 2")
     game_id = game_id_of(page)
     before = hand_now(app, game_id)
+    # The targets so far fit the phone: no heading pushed out of view (「いちばん高い得点」 was cut off at 360 px).
+    page.wait_for_load_state("load")
+    assert page.locator("#score-table").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
 
     # Re-roll two dice: the button shows the cost, the server the new dice and the points spent. The panel is
     # closed until opened (issue 26: the dice do not show twice), unless the dice can make no target.

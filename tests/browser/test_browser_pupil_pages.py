@@ -429,3 +429,45 @@ def test_joining_a_class_is_a_big_button_and_join_knows_a_pupil_already_in(serve
     back_link = page.locator("#wait")
     expect(back_link).to_be_visible()
     assert errors == []
+
+
+# A label's lines as the browser lays them out: the left edge of each line of its text, top to bottom (one rectangle
+# per piece of text on a line, from its text nodes; the ruby readings above them are left out).
+_LINE_STARTS = """link => {
+  const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+  const pieces = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest("rt") || !node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) if (r.width >= 1) pieces.push([r.bottom, r.left]);
+  }
+  pieces.sort((a, b) => a[0] - b[0]);
+  const lines = [];
+  for (const [bottom, left] of pieces) {
+    const line = lines.find(l => Math.abs(l.bottom - bottom) < 6);
+    if (line) line.left = Math.min(line.left, left); else lines.push({bottom, left});
+  }
+  return lines.map(l => Math.round(l.left));
+}"""
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_home_pages_long_links_wrap_as_lines_of_text(served, browser, locale):
+    # On a phone the longer links of the home page wrap. Each label is one run of text, so its lines start at
+    # one left edge; before, the text and each ruby of a Japanese label were items of the link's flex box, side
+    # by side, and a label broke into ragged columns ("を / 確率学ぼ / う").
+    _, url = served
+    page, errors = open_page(browser, 360, locale)
+    page.goto(f"{url}/")
+    page.wait_for_load_state("load")
+    links = page.locator("ul.levels a.button")
+    assert links.count() >= 6
+    wrapped = 0
+    for i in range(links.count()):
+        starts = links.nth(i).evaluate(_LINE_STARTS)
+        assert len(set(starts)) == 1, (links.nth(i).inner_text(), starts)
+        wrapped += len(starts) > 1
+    assert wrapped >= 1  # at this width some label does wrap
+    shot(page, f"home-links-{tag(360, locale)}")
+    assert errors == []

@@ -278,12 +278,21 @@ def test_adaptive_practice_of_n_items_is_the_pupils_own_practice(app, teacher):
     other = pupil_client(app, codes["Hana"])
     assert shown(other)[0] == nonce  # on every device: it is kept in the database
     assert "Problem 1 of 3" in hana.get(f"/my/homework/{hw}").get_data(as_text=True)
+    for slip, message in (("1++2", "Two operators stand side by side"), ("", "Write a formula.")):
+        # No answer: the pupil hears why, the text stays, and the item waits (nothing counted).
+        sent = hana.post(f"/my/homework/{hw}/item", data={"item": nonce, "formula": slip})
+        page = hana.get(sent.headers["Location"]).get_data(as_text=True)
+        assert message in page and f'value="{slip}"' in page and "Problem 1 of 3" in page
+        assert shown(hana)[0] == nonce
     made = hana.post(f"/my/homework/{hw}/item", data={"item": nonce, "formula": formula})
     assert "Goal made" in hana.get(made.headers["Location"]).get_data(as_text=True)
     again = other.post(f"/my/homework/{hw}/item", data={"item": nonce, "formula": formula})  # the old page
     assert "already done" in other.get(again.headers["Location"]).get_data(as_text=True)
     nonce, _ = shown(other)
-    other.post(f"/my/homework/{hw}/give-up", data={"item": nonce})
+    unsure = other.post(f"/my/homework/{hw}/give-up", data={"item": nonce})  # without the yes: the page asks
+    asked = other.get(unsure.headers["Location"]).get_data(as_text=True)
+    assert 'id="confirm-give-up"' in asked and shown(other)[0] == nonce
+    other.post(f"/my/homework/{hw}/give-up", data={"item": nonce, "sure": "give-up"})
     nonce, formula = shown(hana)
     hana.post(f"/my/homework/{hw}/item", data={"item": nonce, "formula": formula})
     done = hana.get(f"/my/homework/{hw}").get_data(as_text=True)
@@ -306,7 +315,7 @@ def test_adaptive_practice_of_n_minutes_counts_the_time_of_each_item(app, teache
         page = hana.get(f"/my/homework/{hw}").get_data(as_text=True)
         nonce = re.search(r'name="item" value="([^"]+)"', page).group(1)
         before_the_due_date["now"] += timedelta(minutes=minutes)
-        hana.post(f"/my/homework/{hw}/give-up", data={"item": nonce})
+        hana.post(f"/my/homework/{hw}/give-up", data={"item": nonce, "sure": "give-up"})
 
     for minutes in (4, 30, 4):  # an item left open counts at most 10 minutes
         item(minutes)

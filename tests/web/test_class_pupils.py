@@ -180,6 +180,34 @@ def test_deleting_a_pupil_deletes_their_records_and_practice_and_the_export_hold
         assert db.session.scalar(select(func.count()).select_from(PracticeProfile)) == 0
 
 
+def test_one_pupils_export_holds_all_of_theirs_and_nothing_of_the_others(app, teacher):
+    # A parent's request: everything kept about one pupil, as the class's export has it, and no other pupil.
+    class_id = make_class(teacher)
+    codes = print_cards(teacher, class_id)
+    ids = pupil_ids(app, class_id)
+    for name in ("Ken", "Hana"):
+        device = pupil_client(app, codes[name])
+        problem = device.get("/api/practice/next").get_json()["problem"]
+        device.post("/api/practice/answer", json={"id": problem["id"], "give_up": True})
+    page = teacher.get(f"/teacher/classes/{class_id}/pupils/{ids['Ken']}/edit").get_data(as_text=True)
+    link = f"/teacher/classes/{class_id}/pupils/{ids['Ken']}/export.json"
+    assert f'href="{link}"' in page
+    response = teacher.get(link)
+    assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
+    mine = response.get_json()
+    whole = teacher.get(f"/teacher/classes/{class_id}/export.json").get_json()
+    assert [p["id"] for p in mine["pupils"]] == [ids["Ken"]] and list(mine["practice"]) == [ids["Ken"]]
+    assert list(mine["sign_in_cards"]) == [ids["Ken"]]
+    for part in (mine["practice"][ids["Ken"]], whole["practice"][ids["Ken"]]):
+        part.pop("exported_at")
+    assert mine["practice"][ids["Ken"]] == whole["practice"][ids["Ken"]]
+    assert mine["practice"][ids["Ken"]]["answers"][0]["gave_up"] is True
+    assert "Hana" not in response.get_data(as_text=True) and ids["Hana"] not in response.get_data(as_text=True)
+    assert app.test_client().get(link).status_code != 200  # a teacher's page
+    other_class = make_class(teacher, "4-9", "1 Mio")
+    assert teacher.get(f"/teacher/classes/{other_class}/pupils/{ids['Ken']}/export.json").status_code == 404
+
+
 def test_a_pupil_sees_only_their_own_class_and_work(app, teacher):
     class_a = make_class(teacher, "4-1", "1 Hana")
     class_b = make_class(teacher, "4-2", "1 Ken")

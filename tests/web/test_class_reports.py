@@ -42,7 +42,7 @@ def answer_items(device, hw: str, count: int, right: bool = True) -> None:
         page = device.get(f"/my/homework/{hw}").get_data(as_text=True)
         nonce = re.search(r'name="item" value="([^"]+)"', page).group(1)
         if not right:
-            assert device.post(f"/my/homework/{hw}/give-up", data={"item": nonce}).status_code == 303
+            assert device.post(f"/my/homework/{hw}/give-up", data={"item": nonce, "sure": "give-up"}).status_code == 303
             continue
         dice = json.loads(re.search(r'data-dice="([^"]+)"', page).group(1).replace("&#34;", '"'))
         goal = re.search(r"at least (\d+) points", page)

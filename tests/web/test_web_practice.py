@@ -113,7 +113,8 @@ def test_giving_up_and_wrong_formulas_score_nothing_and_hints_lower_the_outcome(
     response = client.post("/api/practice/answer", json={"id": problem["id"], "give_up": True})
     assert response.status_code == 200 and response.get_json()["outcome"] == 0.0
     problem = next_problem(client)
-    status, data = answer(client, problem, formula="1+")
+    one_die = str(problem["number_dice"][0])  # a formula of the rolled dice that makes no target
+    status, data = answer(client, problem, formula=one_die)
     assert status == 200 and data["made_goal"] is False and data["outcome"] == 0.0 and data["score"] == 0
     problem = next_problem(client)
     status, data = answer(client, problem, hints_used=2)
@@ -123,7 +124,44 @@ def test_giving_up_and_wrong_formulas_score_nothing_and_hints_lower_the_outcome(
             (a.gave_up, a.error_code, a.hints_used)
             for a in db.session.scalars(select(PracticeAnswer).order_by(PracticeAnswer.id))
         ]
-    assert kinds[0] == (True, None, 0) and kinds[1][1] is not None and kinds[2] == (False, None, 2)
+    assert kinds == [(True, None, 0), (False, "not_target", 0), (False, None, 2)]
+
+
+def unrolled_digit(problem: dict) -> str:
+    return str(next(d for d in range(1, 10) if d not in problem["number_dice"] and not (d == 9 and 6 in problem["number_dice"])))
+
+
+@pytest.mark.parametrize(
+    "typed, code",
+    [("", "empty"), ("   ", "empty"), ("1+", "ends_with_operator"), ("1++2", "adjacent_operators"),
+     (None, "not_rolled")],
+)  # fmt: skip
+def test_text_that_is_no_formula_of_the_dice_is_not_graded(app, client, typed, code):
+    # An empty box or a slip of the finger (the live line has flagged it already) is no answer: the pupil hears
+    # why, nothing is kept, no rating moves, and the same problem waits for the mended formula.
+    problem = next_problem(client)
+    typed = unrolled_digit(problem) if typed is None else typed
+    before = client.get("/api/practice/next").get_json()["learner"]
+    status, data = answer(client, problem, formula=typed)
+    assert status == 400 and data["error"]["code"] == code and data["error"]["message"]
+    assert rows(app, PracticeAnswer) == 0
+    again = client.get("/api/practice/next").get_json()
+    assert again["problem"]["id"] == problem["id"] and again["learner"] == before
+    status, data = answer(client, problem)  # the mended formula is graded as usual
+    assert status == 200 and data["made_goal"] is True and rows(app, PracticeAnswer) == 1
+
+
+@pytest.mark.parametrize("typed", ["", "1++2"])
+def test_the_practice_page_keeps_a_slip_and_says_what_is_wrong(app, client, typed):
+    play = client.get("/practice/", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    problem_id = re.search(r'name="id" value="([^"]+)"', play).group(1)
+    response = client.post("/practice/answer", data={"id": problem_id, "formula": typed}, headers={"Accept-Language": "ja"})
+    assert response.status_code == 303 and "/practice/result" not in response.headers["Location"]
+    page = client.get(response.headers["Location"], headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    message = "式を書いてください" if not typed else "記号がとなり合っています"
+    assert message in page and f'value="{typed}"' in page
+    assert re.search(r'name="id" value="([^"]+)"', page).group(1) == problem_id
+    assert rows(app, PracticeAnswer) == 0
 
 
 @pytest.mark.parametrize(
@@ -249,10 +287,30 @@ def test_the_pages_in_both_languages(app, client, lang):
 def test_someone_elses_result_page_is_not_found(app, client):
     play = client.get("/practice/").get_data(as_text=True)
     problem_id = re.search(r'name="id" value="([^"]+)"', play).group(1)
-    where = client.post("/practice/give-up", data={"id": problem_id}).headers["Location"]
+    where = client.post("/practice/give-up", data={"id": problem_id, "sure": "give-up"}).headers["Location"]
     assert client.get(where).status_code == 200
     assert app.test_client().get(where).status_code == 404
     assert client.get("/practice/result/999999").status_code == 404
+
+
+@pytest.mark.parametrize("lang, question", [("en", "Give up this problem?"), ("ja", "この問題をギブアップしますか")])
+def test_giving_up_without_the_pupils_yes_asks_on_the_page_first(app, client, lang, question):
+    # Giving up counts as not solved: the page's script asks first; a form without its yes (a tap before the script
+    # loaded) counts nothing and brings the page back with the question, whose "yes" sends the form with the yes.
+    headers = {"Accept-Language": lang}
+    play = client.get("/practice/", headers=headers).get_data(as_text=True)
+    problem_id = re.search(r'name="id" value="([^"]+)"', play).group(1)
+    assert 'id="confirm-give-up"' not in play and f'data-confirm="{question}' in play
+    response = client.post("/practice/give-up", data={"id": problem_id}, headers=headers)
+    assert response.status_code == 303 and "give_up=ask" in response.headers["Location"]
+    assert rows(app, PracticeAnswer) == 0
+    asked = client.get(response.headers["Location"], headers=headers).get_data(as_text=True)
+    form = re.search(r'<form class="give-up" id="give-up-form".*?</form>', asked, re.S).group(0)
+    box = re.search(r'<div class="confirm-answer" id="confirm-give-up".*?</div>', form, re.S).group(0)
+    assert question in box and 'type="submit" name="sure" value="give-up"' in box
+    assert f'name="id" value="{problem_id}"' in form
+    done = client.post("/practice/give-up", data={"id": problem_id, "sure": "give-up"}, headers=headers)
+    assert "/practice/result/" in done.headers["Location"] and rows(app, PracticeAnswer, gave_up=True) == 1
 
 
 def test_an_old_page_keeps_the_formula_and_shows_the_problem_now(app, client):

@@ -34,6 +34,17 @@ def test_settings_page_in_both_languages(client, lang, heading, submit):
     assert "Your worksheet is ready" not in html  # nothing asked for yet
 
 
+def test_the_form_offers_no_count_the_web_refuses(client):
+    # The count box's limits are the web's (at most 30 problems in all), not the command line's: its largest is
+    # made, one more is refused with the message that names the cap.
+    html = get(client, "/worksheets/", "en").get_data(as_text=True)
+    largest = int(re.search(r'id="ws-count" name="count" min="1" max="(\d+)"', html).group(1))
+    assert f"Number of problems (1–{largest})" in html
+    assert get(client, f"/worksheets/?count={largest}&level=1&seed=cap&versions=1", "en").status_code == 200
+    refused = get(client, f"/worksheets/?count={largest + 1}&level=1&seed=cap&versions=1", "en")
+    assert refused.status_code == 400 and f"At most {largest} problems" in refused.get_data(as_text=True)
+
+
 def test_the_menu_links_the_worksheets(client):
     assert 'href="/worksheets/"' in get(client, "/").get_data(as_text=True)
 

@@ -2,12 +2,15 @@
 
 POST /teacher/classes/<id>/pupils (the list: "12 佐藤はな" a line) → the class page; /pupils/<pupil>/edit (name,
 出席番号, extra time ×1.5 / ×2 / untimed, free hints); /pupils/<pupil>/delete (a confirmation page, then the
-POST that deletes the pupil and everything kept about them). The rules are suji.play.school.roster's.
+POST that deletes the pupil and everything kept about them); /pupils/<pupil>/export.json (everything kept about
+the pupil, for a parent who asks). The rules are suji.play.school.roster's.
 """
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
+import json
+
+from flask import flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
 from werkzeug.wrappers import Response
 
@@ -83,6 +86,17 @@ def save_pupil(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Response | 
         )
     flash(str(SAVED), "info")
     return redirect(url_for("classes.show", class_id=cls.public_id) + "#roster", code=303)
+
+
+@bp.get("/teacher/classes/<class_id>/pupils/<pupil_id>/export.json")
+@class_required
+def export_pupil(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Response:
+    """Everything kept about one pupil, as one JSON file (the class's export, that pupil alone)."""
+    pupil = pupil_in(cls, pupil_id)
+    response = make_response(json.dumps(store.export(cls, pupil), ensure_ascii=False, indent=1))
+    response.headers["Content-Type"] = "application/json; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="suji-pupil-{pupil.public_id}.json"'
+    return response
 
 
 @bp.get("/teacher/classes/<class_id>/pupils/<pupil_id>/delete")

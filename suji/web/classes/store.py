@@ -216,9 +216,11 @@ def purge_expired(on: date | None = None) -> int:
 # ---- the export ----
 
 
-def export(cls: SchoolClass) -> dict:
-    """Everything kept about a class and its pupils, as one JSON document."""
-    pupils = pupils_of(cls)
+def export(cls: SchoolClass, pupil: ClassPupil | None = None) -> dict:
+    """Everything kept about a class and its pupils, as one JSON document; with `pupil`, the same about that one
+    pupil alone (a parent's request: their answers, work, cards, daily puzzles and practice, beside the class's
+    homework they were set), and nothing about the others."""
+    pupils = [p for p in pupils_of(cls) if pupil is None or p.id == pupil.id]
     data = {
         "format": 1,
         "exported_at": utcnow().isoformat() + "Z",

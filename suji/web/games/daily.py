@@ -32,10 +32,10 @@ from suji.web.games.moves import (
     changed_dice,
     give_up_move,
     sure_of,
-    sure_to_give_up,
     unsure_value,
     value_of,
 )
+from suji.web.giving_up import sure_to_give_up
 from suji.web.models import DailyEntry, Player
 
 LEADERBOARD_SIZE = 50

@@ -48,10 +48,10 @@ from suji.web.games.moves import (
     give_up_move,
     makeable,
     sure_of,
-    sure_to_give_up,
     unsure_value,
     value_of,
 )
+from suji.web.giving_up import sure_to_give_up
 from suji.web.models import Answer, Game, Round, Seat
 from suji.web.slots import client_key
 

@@ -24,6 +24,7 @@ from suji.rules.language.reader import formula_field as typed_formula
 from suji.rules.scoring import check
 from suji.web.extensions import db
 from suji.web.games.common import STALE, die_label, fail, formula_field, lang
+from suji.web.giving_up import ASK, asked_to_give_up
 from suji.web.jsonbody import json_body
 from suji.web.models import Answer, DailyEntry
 
@@ -103,10 +104,6 @@ class NotSureToGiveUp(Exception):
     browser without it) sends the form as it is, and giving up cannot be taken back."""
 
 
-ASK = "ask"  # ?give_up=ask: the page asks "give up this target?"
-SURE_TO_GIVE_UP = "give-up"  # the form's `sure` once the player said yes (the script's dialog or the page's box)
-
-
 def give_up_move(sure: bool) -> Callable[[Hand], Hand]:
     """The move of giving up (0 points), taken only once the player is `sure`; until then it raises
     NotSureToGiveUp."""
@@ -119,18 +116,9 @@ def give_up_move(sure: bool) -> Callable[[Hand], Hand]:
     return move
 
 
-def sure_to_give_up() -> bool:
-    """Whether the give-up form carries the player's yes."""
-    from flask import request
-
-    return SURE_TO_GIVE_UP in request.form.getlist("sure")
-
-
 def asking_to_give_up(hand: Hand) -> bool:
     """Whether the page asks "give up this target?" (?give_up=ask, while the hand is still open)."""
-    from flask import request
-
-    return request.args.get("give_up") == ASK and hand.is_open
+    return asked_to_give_up() and hand.is_open
 
 
 def sure_of(formula: str) -> bool:

@@ -97,6 +97,10 @@ def record(
 ) -> Answered:
     """Record one answer (formula None: giving up) in one transaction; Conflict if the problem was answered.
 
+    A formula that cannot be graded (an empty box, a typo, a die that was not rolled: the checker's error, which
+    the page's live line has shown already) is no answer: its FormulaError is raised before anything is kept, so
+    a slip of the finger never moves a rating, and the pupil can mend it and send it again.
+
     `also(row)` writes what another area keeps of the answer in the same transaction, after the profile's lock
     (a class's adaptive homework counts it: suji.web.classes.work)."""
     now = now or utcnow()
@@ -104,6 +108,8 @@ def record(
     if item is None:
         raise store.UnknownProblem
     result = check(formula, item.roll) if formula is not None else None
+    if result is not None and result.error is not None:
+        raise result.error
     made = bool(result and result.valid and result.target is not None and result.score >= item.goal)
     hints = max(hints_used, pending.hints)
     score = outcome(made, hints)

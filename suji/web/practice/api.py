@@ -173,6 +173,8 @@ def api_answer() -> Response:
     try:
         pending = store.problem_of(holder, data.get("id"))
         done = answers.record(holder, pending, formula, hints_used, seconds)
+    except FormulaError as error:  # not an answer to grade (empty, a typo, a die not rolled): nothing is kept
+        return error_response(error.to_dict(g.error_lang), 400)
     except UnknownProblem:
         return _error("unknown_problem", 404)
     except Conflict:

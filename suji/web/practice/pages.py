@@ -30,6 +30,7 @@ from suji.rules.scoring import check
 from suji.rules.working import checked_working
 from suji.web.clients import remember_browser
 from suji.web.extensions import db
+from suji.web.giving_up import ASK, asked_to_give_up, sure_to_give_up
 from suji.web.i18n import select_locale
 from suji.web.links import external_url
 from suji.web.models import utcnow
@@ -71,6 +72,7 @@ def play() -> str:
         learner=learner, rating=display_rating(store.overall(learner)), new_pupil=profile is None or not profile.answered,
         hints=[h.message(_lang()) for h in shown[: pending.hints]], hint_count=len(shown), review=pending.mode == REVIEW, new_skill=pending.mode == NEW,
         mistake=pending.mode == MISTAKE, formula=formula_field(request.args.get("formula")),
+        asking_give_up=asked_to_give_up(),
     )  # fmt: skip
 
 
@@ -86,6 +88,9 @@ def _answer(formula: str | None) -> Response:
         done = answers.record(holder, pending, formula, 0, seconds)
     except UnknownProblem:
         flash(OUT_OF_DATE, "error")
+        return redirect(url_for("practice.play", formula=typed), code=303)
+    except FormulaError as error:  # not an answer (empty, a typo, a die not rolled): nothing kept, the text stays
+        flash(error.message(select_locale()), "error")
         return redirect(url_for("practice.play", formula=typed), code=303)
     except Conflict:
         flash(ALREADY, "error")
@@ -104,6 +109,9 @@ def answer() -> Response:
 
 @bp.post("/practice/give-up")
 def give_up() -> Response:
+    """Give up the problem, once the pupil has said yes (drill.js asks; without its yes the page asks instead)."""
+    if not sure_to_give_up():
+        return redirect(url_for("practice.play", give_up=ASK), code=303)
     return _answer(None)
 
 

@@ -23,9 +23,11 @@ from suji.learner.model import best_route
 from suji.play import classroom as core
 from suji.play.school import homework as rules
 from suji.play.school.roster import EXTRA_TIME
+from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import formula_field
 from suji.web.classes import adaptive, work
 from suji.web.classes.models import ADAPTIVE, FIXED, Assignment, ClassPupil, SchoolClass
+from suji.web.giving_up import ASK, asked_to_give_up, sure_to_give_up
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.models import utcnow
@@ -128,7 +130,7 @@ def _adaptive_page(assignment: Assignment, pupil: ClassPupil, common: dict) -> s
     return render_template(
         "pupils/homework_adaptive.html", item=served.item, roll=served.item.roll, pending=served.pending,
         dice_json=json.dumps(served.item.roll.to_dict()), hints=[h.message(select_locale()) for h in shown[: served.pending.hints]],
-        hint_count=len(shown), formula=formula_field(request.args.get("formula")),
+        hint_count=len(shown), formula=formula_field(request.args.get("formula")), asking_give_up=asked_to_give_up(),
         minutes_done=int(served.work.seconds // 60), **common,
     )  # fmt: skip
 
@@ -193,6 +195,9 @@ def _adaptive_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formul
     lang = select_locale()
     try:
         done = adaptive.answer(assignment, pupil, str(request.form.get("item", ""))[:40], formula)
+    except FormulaError as error:  # not an answer to grade (empty, a typo, a die not rolled): the text stays
+        flash(error.message(lang), "error")
+        return redirect(_page(assignment, None, formula or ""), code=303)
     except SujiError as error:
         flash(error.message(lang), "error")
         return redirect(_page(assignment), code=303)
@@ -217,6 +222,8 @@ def item_answer(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Respon
 @bp.post("/my/homework/<homework_id>/give-up")
 @pupil_required
 def give_up(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
+    if not sure_to_give_up():  # the page asks first (suji.web.giving_up)
+        return redirect(url_for("pupils.homework", homework_id=homework_id, give_up=ASK), code=303)
     return _adaptive_move(pupil, cls, homework_id, None)
 
 

@@ -3,6 +3,24 @@
 (function () {
   "use strict";
 
+  // ---- giving up is final (a game's target, a practice problem): ask once; the button sits under "Answer" ----
+  // The yes goes with the form as sure=give-up (suji/web/giving_up.py); without it the server asks on the page
+  // instead (a tap before this script loaded). The page's own "Yes, give up" button is that yes already.
+  Array.prototype.forEach.call(document.querySelectorAll("form.give-up[data-confirm]"), function (form) {
+    form.addEventListener("submit", function (event) {
+      if (event.submitter && event.submitter.value === "give-up") return;
+      if (!window.confirm(form.getAttribute("data-confirm"))) {
+        event.preventDefault();
+        return;
+      }
+      var sure = document.createElement("input");
+      sure.type = "hidden";
+      sure.name = "sure";
+      sure.value = "give-up";
+      form.appendChild(sure);
+    });
+  });
+
   var root = document.getElementById("drill");
   if (!root) return;
   var input = document.getElementById("formula");

@@ -7,24 +7,6 @@
   if (!game) return;
   var lang = document.documentElement.lang;
 
-  // ---- giving up is final: ask once (the button sits right under "Answer") ----
-  // The yes goes with the form as sure=give-up; without it the server asks on the page instead (a tap before this
-  // script loaded). The page's own "Yes, give up" button is that yes already, so it is not asked again.
-  Array.prototype.forEach.call(document.querySelectorAll("form.give-up[data-confirm]"), function (form) {
-    form.addEventListener("submit", function (event) {
-      if (event.submitter && event.submitter.value === "give-up") return;
-      if (!window.confirm(form.getAttribute("data-confirm"))) {
-        event.preventDefault();
-        return;
-      }
-      var sure = document.createElement("input");
-      sure.type = "hidden";
-      sure.name = "sure";
-      sure.value = "give-up";
-      form.appendChild(sure);
-    });
-  });
-
   // ---- the daily puzzle's day, when the reader's own date is another (it is the app's time zone's day) ----
   var dayChip = document.getElementById("day");
   if (dayChip && dayChip.getAttribute("data-day")) {
