@@ -367,6 +367,9 @@ def test_the_daily_puzzle_says_whose_day_it_is_and_asks_a_name_first(served, bro
         day = page.locator("#day")
         expect(day).to_contain_text(zone)
         assert not re.search(r"\d{4}-\d{2}-\d{2}", day.inner_text())  # words, never ISO
+        # The next start is in the reader's own time, and says so (the day above is the puzzle's).
+        own = "(your time)" if locale == "en-US" else "（この端末の時刻）"
+        expect(page.locator("#next-puzzle time")).to_contain_text(own)
         # No nickname yet: asked before the dice, on a phone's first screens.
         name_box = laid_out_box(page.locator("#nickname"))
         assert name_box["y"] < laid_out_box(page.locator("button.die").first)["y"]
@@ -381,6 +384,11 @@ def test_the_daily_puzzle_says_whose_day_it_is_and_asks_a_name_first(served, bro
         page, _ = open_page(browser, 1280, locale)
         page.goto(f"{url}/games/daily")
         expect(page.locator("#day")).not_to_contain_text(zone)
+        tokyo, _ = open_page(browser, 1280, locale, timezone="Asia/Tokyo")  # the puzzle's own zone: no note
+        tokyo.goto(f"{url}/games/daily")
+        tokyo.wait_for_load_state("load")
+        expect(tokyo.locator("#next-puzzle time")).not_to_contain_text(own)
+        expect(tokyo.locator("#next-puzzle time")).to_contain_text(":")
         shot(page, f"issue26-daily-1280-{locale[:2]}")
     finally:
         DAY["day"] = None

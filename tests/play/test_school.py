@@ -94,6 +94,21 @@ def test_a_bad_roster_line_is_named_with_its_reason(text, line, words):
     assert words in error.value.message("en") and f"{line}" in error.value.message("ja")
 
 
+def test_every_bad_line_of_a_roster_is_named_at_once():
+    # A bad character on line 3, a name twice on line 5, a name too long on line 6: all three in one message, so
+    # the teacher mends the list once rather than meeting each in turn.
+    text = "1 Hana\n2 Ken\n3 <b>\n4 Mia\n5 ken\n6 " + "x" * 25 + "\n7 Sora"
+    with pytest.raises(SchoolError) as error:
+        roster.parse_roster(text)
+    assert error.value.params["line"] == 3 and [e.params["line"] for e in error.value.params["more"]] == [5, 6]
+    for lang in ("en", "ja"):
+        message = error.value.message(lang)
+        assert message.index("3") < message.index("ken") < message.index("x" * 25)
+    assert "letters" in error.value.message("en") and "already a pupil" in error.value.message("en")
+    assert "1 to 20" in error.value.message("en")
+    assert roster.parse_roster("1 Hana\n2 Ken") == (roster.RosterLine("Hana", 1), roster.RosterLine("Ken", 2))
+
+
 def test_a_roster_has_at_most_sixty_pupils_and_at_least_one():
     with pytest.raises(SchoolError, match="roster_empty"):
         roster.parse_roster(" \n \n")

@@ -43,6 +43,18 @@ def join(device, code: str):
     return device
 
 
+
+def test_the_new_session_form_says_how_a_class_joins(app, teacher):
+    # Without a class, pupils join with a code and a nickname; once the teacher has a class, the form says both
+    # ways (the class's pupils sign in with their cards), as its "For a class" choice does.
+    before = teacher.get("/class/new").get_data(as_text=True)
+    assert "with a code and a nickname, no accounts" in before and "sign-in cards" not in before
+    make_class(teacher)
+    after = teacher.get("/class/new").get_data(as_text=True)
+    assert "a class's pupils signed in with their sign-in cards, or, without a class" in after
+    assert "with a code and a nickname, no accounts." not in after
+
+
 def test_roster_pupils_join_signed_in_and_named_from_the_roster(app, teacher):
     class_id = make_class(teacher)
     session_id, code = live_lesson(teacher, class_id)

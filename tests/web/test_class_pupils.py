@@ -174,7 +174,10 @@ def test_deleting_a_pupil_deletes_their_records_and_practice_and_the_export_hold
         for table in (AssignmentWork, AssignmentAnswer, AssignmentAttempt, PracticeAnswer):
             assert db.session.scalar(select(func.count()).select_from(table)) == 0, table
         assert db.session.get(PracticeProfile, profile_id) is None
-    assert ken.get("/my/").status_code == 303  # the card no longer signs anyone in
+    gone = ken.get("/my/")
+    assert gone.status_code == 303  # the card no longer signs anyone in, and the sign-in page says why
+    assert "no longer in the class" in ken.get(gone.headers["Location"]).get_data(as_text=True)
+    assert "no longer" not in app.test_client().get("/my/", follow_redirects=True).get_data(as_text=True)
     teacher.post(f"/teacher/classes/{class_id}/delete")
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(PracticeProfile)) == 0

@@ -46,6 +46,9 @@ class SchoolError(SujiError):
             reason_text = reason.message(lang) if isinstance(reason, SujiError) else str(reason)
             from suji.core.i18n import translate
 
-            return translate(MESSAGES["roster_line"], lang, line=self.params["line"], text=self.params["text"],
+            text = translate(MESSAGES["roster_line"], lang, line=self.params["line"], text=self.params["text"],
                              reason=reason_text)  # fmt: skip
+            # Every other bad line of the list after it, each a sentence of its own.
+            more = [error.message(lang) for error in self.params.get("more", ())]
+            return ("" if lang == "ja" else " ").join([text, *more])
         return super().message(lang)

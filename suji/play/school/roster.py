@@ -149,8 +149,9 @@ def _split_line(line: str) -> tuple[str, str]:
 
 
 def parse_roster(text: object, already: int = 0) -> tuple[RosterLine, ...]:
-    """The pupils of a pasted list, one a line ("12 佐藤はな", "Ken", "3, Mia"), or SchoolError naming the first
-    bad line. Empty lines are skipped; a name or number twice in the list is refused (the store refuses those
+    """The pupils of a pasted list, one a line ("12 佐藤はな", "Ken", "3, Mia"), or SchoolError naming every bad
+    line with its reason (the first as the error's own line, the others in `more`), so that a teacher mends the
+    list once. Empty lines are skipped; a name or number twice in the list is refused (the store refuses those
     already in the class)."""
     lines = [(i, line) for i, line in enumerate(str(text or "")[:20_000].splitlines(), 1) if line.strip()]
     if not lines:
@@ -159,7 +160,8 @@ def parse_roster(text: object, already: int = 0) -> tuple[RosterLine, ...]:
         raise SchoolError("roster_size", "roster", high=MAX_PUPILS)
     found: list[RosterLine] = []
     names: set[str] = set()
-    numbers: set[int] = set()
+    numbers: dict[int, str] = {}  # a number → the name of the first line that has it
+    bad: list[SchoolError] = []
     for i, line in lines:
         shown = line.strip()[:40]
         digits, rest = _split_line(line)
@@ -169,15 +171,17 @@ def parse_roster(text: object, already: int = 0) -> tuple[RosterLine, ...]:
             if name_key(name) in names:
                 raise SchoolError("name_taken", name=name)
             if number is not None and number in numbers:
-                raise SchoolError(
-                    "number_taken", number=number, name=next(p.name for p in found if p.number == number)
-                )
+                raise SchoolError("number_taken", number=number, name=numbers[number])
         except SchoolError as error:
-            raise SchoolError("roster_line", "roster", line=i, text=shown, reason=error) from None
+            bad.append(SchoolError("roster_line", "roster", line=i, text=shown, reason=error))
+            continue
         names.add(name_key(name))
         if number is not None:
-            numbers.add(number)
+            numbers[number] = name
         found.append(RosterLine(name, number))
+    if bad:
+        first = bad[0]
+        raise SchoolError("roster_line", "roster", **first.params, more=tuple(bad[1:]))
     return tuple(found)
 
 

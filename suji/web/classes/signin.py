@@ -157,10 +157,13 @@ def _serializer() -> URLSafeSerializer:
 
 
 def current_pupil() -> ClassPupil | None:
-    """The pupil signed in on this device, or None (no cookie, a forged one, or a card made again since)."""
+    """The pupil signed in on this device, or None (no cookie, a forged one, or a card made again since). A
+    cookie of ours that no longer signs anyone in (a new card made, the pupil deleted) leaves
+    `g.class_pupil_gone` True, for the sign-in page to say why."""
     if "class_pupil" in g:
         return g.class_pupil
     pupil = None
+    g.class_pupil_gone = False
     raw = request.cookies.get(COOKIE, "")
     if 0 < len(raw) <= 400:
         try:
@@ -171,6 +174,8 @@ def current_pupil() -> ClassPupil | None:
             found = db.session.scalar(select(ClassPupil).where(ClassPupil.public_id == data[0]))
             if found is not None and found.signin_hash and found.signin_hash[:HASH_KEPT] == data[1]:
                 pupil = found
+            else:
+                g.class_pupil_gone = True
     g.class_pupil = pupil
     return pupil
 

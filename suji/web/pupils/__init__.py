@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, flash, g, redirect, request, url_for
 from flask_babel import lazy_gettext
 from werkzeug.wrappers import Response
 
@@ -26,6 +26,10 @@ from suji.web.models import ensure_schema
 
 bp = Blueprint("pupils", __name__)
 SIGN_IN_FIRST = lazy_gettext("Sign in with your sign-in card first.")
+CARD_GONE = lazy_gettext(
+    "This device's sign-in no longer works: your teacher has made you a new card, or you are no longer in the "
+    "class. Sign in with your new card, or ask your teacher."
+)
 
 
 @bp.before_request
@@ -64,6 +68,8 @@ def pupil_required(view: Callable[..., Any]) -> Callable[..., Any]:
             return view(pupil, class_of(pupil), *args, **kwargs)
         if wants_json() or request.path.startswith("/api/"):
             return render_error(401, "sign_in", lazy_gettext("Sign in first"), SIGN_IN_FIRST)
+        if g.get("class_pupil_gone"):  # signed in here before: say why it ends
+            flash(str(CARD_GONE), "info")
         return redirect(url_for("pupils.signin", next=request.full_path.rstrip("?")), code=303)
 
     return guarded

@@ -31,6 +31,13 @@
     el.textContent = when.toLocaleString(lang === "ja" ? "ja-JP" : "en-GB", {
       month: lang === "ja" ? "long" : "short", day: "numeric", hour: "numeric", minute: "2-digit"
     });
+    // In another time zone than the puzzle's, the time says whose it is (the page's dates are the puzzle's).
+    var zone = /([+-])(\d\d):(\d\d)$/.exec(el.getAttribute("datetime"));
+    var own = el.getAttribute("data-own-zone");
+    if (zone && own) {
+      var theirs = (zone[1] === "-" ? -1 : 1) * (60 * Number(zone[2]) + Number(zone[3]));
+      if (theirs !== -when.getTimezoneOffset()) el.textContent += (lang === "ja" ? "" : " ") + own;
+    }
   });
 
   // ---- re-roll: show how many points the chosen dice cost ----
