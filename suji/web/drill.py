@@ -12,6 +12,7 @@ again long after, checks it again (the session says what to show, so the page is
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext
@@ -136,10 +137,19 @@ def play(level: int) -> str:
     )  # fmt: skip
 
 
-def whole_answer_shown(roll: Roll, solution: Solution, shown: int) -> bool:
-    """Whether the hints shown for a roll went as far as the last one, the whole best formula."""
+def copied_from_hint(roll: Roll, solution: Solution, shown: int, result: CheckResult) -> bool:
+    """Whether a made target is the last hint's answer written again: the hints shown went as far as the whole
+    best formula, and the pupil's formula makes its target with its very dice, in any order (56×8+3+6² is
+    3+56×8+6² again). Another formula, or another target, after the last hint is the pupil's own."""
     hints = solver_hints(roll, solution)
-    return shown >= len(hints) and hints[-1].kind == "formula"
+    if shown < len(hints) or hints[-1].kind != "formula" or result.target is None:
+        return False
+    hinted = solution.best.get(hints[-1].data["target"])
+    return (
+        hinted is not None
+        and result.target == hinted.target
+        and Counter(die.face for die in result.dice) == Counter(hinted.faces)
+    )
 
 
 def printed(result: CheckResult) -> str:
@@ -184,7 +194,7 @@ def check_formula(level: int) -> Response:
     # A target made with the whole answer from the last hint is not the pupil's own: it keeps the streak as it
     # was (no miss either), and the result page says why.
     hints = drill_rolls.hints_shown(level, seed)
-    copied = made and whole_answer_shown(roll, solve_at_level(roll, level), hints)
+    copied = made and copied_from_hint(roll, solve_at_level(roll, level), hints, result)
     state = current_state(level) or {"seed": None, "streak": 0, "done": False}
     if state["seed"] == seed and not state.get("done"):
         state["streak"] = state.get("streak", 0) + (0 if copied else 1) if made else 0
@@ -217,5 +227,5 @@ def result(level: int) -> str | Response:
         "drill/result.html", level=level, level_name=LEVEL_TITLES[level], roll=roll, state=state, result=result,
         formula=formula, printed=printed(result), made=made, value=result.display, best=best_answer(roll, level),
         steps=checked_working(result, _page_lang(), roll), hints=hints,
-        copied=made and whole_answer_shown(roll, solve_at_level(roll, level), hints),
+        copied=made and copied_from_hint(roll, solve_at_level(roll, level), hints, result),
     )  # fmt: skip

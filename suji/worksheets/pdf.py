@@ -418,27 +418,25 @@ class _Writer:
             draw_text(c, MARGIN, y, heading, 11, bold=True)
             y = self._key_head(columns, y)
             for problem in version.problems:
-                if y - KEY_ROW < bottom:
+                k = problem.key
+                # The working under the formula, wrapped to the width left of the formula column: a row and its
+                # working stay on one page (the working alone at the top of the next had no number to go by).
+                lines = (
+                    wrap(" → ".join(k.steps), 8.5, lay.inner_width - 86 * mm) if self.settings.steps and k.steps else []
+                )
+                if y - KEY_ROW - len(lines) * STEP_LINE < bottom:
                     y = new_page()
                     y -= 6 * mm
                     draw_text(c, MARGIN, y, heading, 11, bold=True)
                     y = self._key_head(columns, y)
                 y -= KEY_ROW
-                k = problem.key
                 cells = [str(problem.number), " ".join(map(str, problem.roll.target_dice)), str(k.target),
                          str(k.best_score), k.best_formula, str(k.solutions)]  # fmt: skip
                 if mixed:
                     cells.insert(1, str(problem.level))
                 for (_, dx, align, bold), cell in zip(columns, cells, strict=True):
                     draw_text(c, MARGIN + dx, y + 2 * mm, cell, 10.5, bold=bold, align=align)
-                if self.settings.steps and k.steps:
-                    # The working under the formula, wrapped to the width left of the formula column.
-                    lines = wrap(" → ".join(k.steps), 8.5, lay.inner_width - 86 * mm)
-                    if y - len(lines) * STEP_LINE < bottom:
-                        y = new_page()
-                        y -= 6 * mm
-                        draw_text(c, MARGIN, y, heading, 11, bold=True)
-                        y = self._key_head(columns, y)
+                if lines:
                     c.setFillColorRGB(*GREY)
                     for line in lines:
                         y -= STEP_LINE

@@ -181,7 +181,9 @@ def parse_settings(
         value = params.get(name)
         return None if value is None else str(value)
 
-    for name, low, high in (("count", MIN_COUNT, MAX_COUNT), ("versions", MIN_VERSIONS, MAX_VERSIONS)):
+    # A count beyond `max_total` can never be made here: its range is said as this caller's (the web's 1–30).
+    most_count = MAX_COUNT if max_total is None else min(MAX_COUNT, max_total)
+    for name, low, high in (("count", MIN_COUNT, most_count), ("versions", MIN_VERSIONS, MAX_VERSIONS)):
         raw = get(name)
         if raw is not None:
             number = whole_number(raw, low, high)

@@ -479,3 +479,23 @@ def test_the_home_pages_long_links_wrap_as_lines_of_text(served, browser, locale
     assert wrapped >= 1  # at this width some label does wrap
     shot(page, f"home-links-{tag(360, locale)}")
     assert errors == []
+
+
+def test_a_tapped_die_shows_at_the_end_of_a_formula_wider_than_its_box(served, browser):
+    # On a phone a long formula is wider than its box: the box shows its end, the die just tapped (it showed
+    # the start, "13×3+2×12×" without the 9 tapped last).
+    _, url = served
+    page, errors = open_page(browser, 360, "ja-JP")
+    page.goto(f"{url}/drill/3")
+    page.wait_for_load_state("load")
+    box = page.locator("#formula")
+    box.evaluate("i => { i.style.flex = '0 0 60px'; i.style.width = '60px'; i.style.minWidth = '0'; }")  # narrower than a few dice
+    dice = page.locator("#drill button.die")
+    for i in range(4):
+        dice.nth(i).click()
+        dialog = page.locator("#six-nine")
+        if dialog.is_visible():
+            dialog.locator("button").first.click()
+    assert box.evaluate("i => i.scrollWidth > i.clientWidth")  # the formula overflows the box
+    assert box.evaluate("i => i.scrollLeft + i.clientWidth >= i.scrollWidth - 1")  # and its end shows
+    assert errors == []

@@ -85,7 +85,7 @@ def test_letter_paper_without_key_and_a_bad_value(server, browser):
     expect = sync_api.expect
     page, errors = new_page(browser, 360, "en-US")
     page.goto(f"{server}/worksheets/?count=50&level=1&seed=phone&lang=en&paper=letter&versions=1&key=no")
-    expect(page.locator("#ws-errors")).to_contain_text("from 1 to 40")
+    expect(page.locator("#ws-errors")).to_contain_text("from 1 to 30")
     expect(page.locator("#ws-count")).to_have_attribute("aria-invalid", "true")
     shot(page, "worksheets-error-360-en")
     assert errors == ["Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"]

@@ -80,3 +80,48 @@ def test_the_drill_says_how_hard_the_roll_is(level_client, level):
     solution = solve(ROLL, LEVEL_OPERATORS[level])
     expected = f"{len(solution.best)} of these targets can be made at this level; the best score is {solution.top.score}."
     assert expected in html
+
+
+def _all_hints(client, token: str) -> None:
+    for step in range(4):
+        assert client.post("/api/drill/hint", json={"roll": token, "step": step, "lang": "en"}).status_code == 200
+
+
+def _streak(page: str) -> str:
+    return re.search(r'class="streak"[^>]*>(.*?)</', page, re.S).group(1)
+
+
+def test_only_the_last_hints_formula_written_again_is_copied(level_client):
+    # After the last hint (the whole best formula), that formula, in any order, is not the pupil's own; another
+    # formula is, whatever the pupil saw (a pupil was told "the hint showed this formula" for 998−12²).
+    best = solve(ROLL, LEVEL_OPERATORS[3]).top
+    token = open_drill(level_client, 3)
+    _all_hints(level_client, token)
+    page = level_client.post("/drill/3/check", follow_redirects=True, data={"roll": token, "formula": best.formula},
+                             headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    assert "The last hint showed this whole formula" in page and "(from the hint)" in page
+    own = next(
+        f for t, fs in sorted(solve(ROLL, LEVEL_OPERATORS[3]).formulas.items()) for f in fs
+        if sorted(map(str, f)) != sorted(map(str, best.faces))
+    )  # a formula of other dice (or another target)
+    level_client.post("/drill/3/new", data={"roll": token})
+    token = open_drill(level_client, 3)
+    _all_hints(level_client, token)
+    page = level_client.post("/drill/3/check", follow_redirects=True, data={"roll": token, "formula": "".join(map(str, own))},
+                             headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
+    assert "The last hint showed this whole formula" not in page and "(from the hint)" not in page
+    assert 'class="verdict made' in page or "verdict made" in page
+
+
+def test_the_last_hints_formula_in_another_order_is_still_copied():
+    from suji.rules.scoring import check
+    from suji.web.drill import copied_from_hint
+
+    roll = Roll.of([3, 5, 6, 8, 6], ["+", "×", "+", "²"], [4, 8, 7])  # the last hint: 3+56×8+6² = 487
+    solution = solve(roll, LEVEL_OPERATORS[3])
+    assert solution.top.formula == "3+56×8+6²"
+    for formula, copied in (("56×8+3+6²", True), ("6²+56×8+3", True), ("3+56×8+6²", True), ("39+56×8", False), ("6+59×8", False)):
+        result = check(formula, roll)
+        assert result.target is not None, formula
+        assert copied_from_hint(roll, solution, 4, result) is copied, formula
+        assert copied_from_hint(roll, solution, 3, result) is False  # the whole formula was not shown

@@ -30,7 +30,7 @@ def test_a_sheet_of_more_problems_in_all_than_the_cap_is_refused_with_the_reason
 
     ok = client.get(f"/worksheets/sheet.json?count={MAX_PROBLEMS // 2}&versions=2&seed=cap")
     assert ok.status_code == 200 and sum(len(v["problems"]) for v in ok.get_json()["versions"]) == MAX_PROBLEMS
-    refused = client.get("/worksheets/sheet.json?count=40&versions=6&seed=cap", headers={"Accept-Language": "en"})
+    refused = client.get(f"/worksheets/sheet.json?count={MAX_PROBLEMS}&versions=6&seed=cap", headers={"Accept-Language": "en"})
     error = refused.get_json()["error"]
     assert refused.status_code == 400 and error["fields"] == ["count"]
     assert f"At most {MAX_PROBLEMS} problems in all" in error["message"] and "suji worksheet" in error["message"]

@@ -104,6 +104,9 @@ def test_bad_number_of_trials_is_a_clear_message(client, n):
     assert "回数は1から100000までの整数" in response.get_data(as_text=True)
     response = client.get(f"/lessons/silence/experiment/totals?n={n}", headers=EN)
     assert "must be a whole number from 1 to 100000" in response.get_data(as_text=True)
+    # What was typed stays in the box, to be mended (not replaced by the default the page ran).
+    box = re.search(r'<input id="n" name="n"[^>]*>', response.get_data(as_text=True)).group(0)
+    assert f'value="{n[:12]}"' in box and 'aria-invalid="true"' in box
 
 
 def simulated_table(html: str) -> str:

@@ -42,7 +42,11 @@ def test_the_form_offers_no_count_the_web_refuses(client):
     assert f"Number of problems (1–{largest})" in html
     assert get(client, f"/worksheets/?count={largest}&level=1&seed=cap&versions=1", "en").status_code == 200
     refused = get(client, f"/worksheets/?count={largest + 1}&level=1&seed=cap&versions=1", "en")
-    assert refused.status_code == 400 and f"At most {largest} problems" in refused.get_data(as_text=True)
+    assert refused.status_code == 400 and f"a whole number from 1 to {largest}." in refused.get_data(as_text=True)
+    none = get(client, "/worksheets/?count=0&level=1&seed=cap&versions=1", "ja")  # the same range in its message
+    assert none.status_code == 400 and f"1から{largest}までの整数" in none.get_data(as_text=True)
+    both = get(client, f"/worksheets/?count={largest // 2 + 1}&level=1&seed=cap&versions=2", "en")
+    assert both.status_code == 400 and f"At most {largest} problems in all" in both.get_data(as_text=True)
 
 
 def test_the_menu_links_the_worksheets(client):
@@ -121,8 +125,8 @@ def test_a_full_url_shows_the_links_and_keeps_the_values(client):
 @pytest.mark.parametrize(
     ("query", "message_en", "message_ja"),
     [
-        ("count=0", "from 1 to 40", "1から40"),
-        ("count=abc", "from 1 to 40", "1から40"),
+        ("count=0", "from 1 to 30", "1から30"),
+        ("count=abc", "from 1 to 30", "1から30"),
         ("versions=9", "from 1 to 6", "1から6"),
         ("level=5", "1, 2, 3 or mixed", "1、2、3、ミックス（mixed）"),
         ("paper=b5", "A4 or Letter", "A4かレター"),
@@ -153,13 +157,13 @@ def test_bad_settings_reshow_the_form_with_a_message(client, query, message_en, 
 @pytest.mark.parametrize(
     ("query", "fields", "message_en", "message_ja"),
     [
-        ("count=0", ["count"], "The number of problems must be a whole number from 1 to 40.", "1から40"),
+        ("count=0", ["count"], "The number of problems must be a whole number from 1 to 30.", "1から30"),
         ("level=mix", ["level"], "The level must be 1, 2, 3 or mixed.", "1、2、3、ミックス（mixed）"),
         ("title=%F0%9F%8C%B8", ["title"], "The PDF cannot print “🌸” in the title. Please use other characters.",
          "タイトルの「🌸」はPDFに印刷できません"),
         ("count=99&paper=b5", ["count", "paper"],
-         "The number of problems must be a whole number from 1 to 40. The paper must be A4 or Letter.",
-         "40までの整数にしてください。用紙はA4かレターにしてください。"),
+         "The number of problems must be a whole number from 1 to 30. The paper must be A4 or Letter.",
+         "30までの整数にしてください。用紙はA4かレターにしてください。"),
     ],
 )  # fmt: skip
 def test_bad_settings_of_the_json_are_a_json_error(client, query, fields, message_en, message_ja):

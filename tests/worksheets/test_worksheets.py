@@ -373,6 +373,28 @@ def test_pdf_of_a_mixed_sheet_shows_each_problem_level_and_a_level_column_in_the
     assert "それぞれの問題のレベル" in key
 
 
+def test_a_key_row_and_its_working_stay_on_one_page():
+    # A mixed sheet of 2 versions with the working in its key (a teacher's, in Japanese): a row whose working did
+    # not fit printed its working alone at the top of the next page, under the column heads, with no number.
+    ws = build_worksheet(Settings(count=12, level="mixed", seed="b", lang="ja", versions=2, steps=True))
+    reader = pypdf.PdfReader(io.BytesIO(worksheet_pdf(ws)))
+    key_pages = 0
+    for page in reader.pages:
+        found: list[tuple[float, float, str]] = []  # (y, size, text) of each text run
+
+        def visit(text, cm, tm, font, size, found=found):  # noqa: ANN001 - pypdf's visitor
+            if text.strip():
+                found.append((tm[5], size, text))
+
+        page.extract_text(visitor_text=visit)
+        working = [y for y, size, text in found if size == pytest.approx(8.5) and "→" in text]
+        rows = [y for y, size, _ in found if size == pytest.approx(10.5)]
+        if working:
+            key_pages += 1
+            assert rows and max(rows) > max(working)  # the page's first working line is under a row of its own
+    assert key_pages >= 2  # the key runs over pages, so a row did meet a page's end
+
+
 def _title_runs(data: bytes, page: int = 0) -> list[tuple[str, float, float, float]]:
     """The bold text runs at the top of a page (text, x, y, size): the title and the version label."""
     runs: list[tuple[str, float, float, float]] = []

@@ -73,6 +73,9 @@ def experiment(slug: str, key: str) -> tuple[str, int]:
         n=n,
         seed=seed,
         error=error,
+        # A value refused stays in its box (the page runs the default meanwhile), so the pupil sees what to mend.
+        typed_n=request.args.get("n", str(n))[:12] if error else n,
+        typed_seed=request.args.get("seed", str(seed))[:12] if error else seed,
         max_seed=MAX_SEED,
         narrow=narrow,
         wide=(WIDE_WIDTH, WIDE_HEIGHT),

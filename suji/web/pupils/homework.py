@@ -222,8 +222,9 @@ def item_answer(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Respon
 @bp.post("/my/homework/<homework_id>/give-up")
 @pupil_required
 def give_up(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
+    assignment = _homework(cls, homework_id)  # another class's homework is not found, asked or not
     if not sure_to_give_up():  # the page asks first (suji.web.giving_up)
-        return redirect(url_for("pupils.homework", homework_id=homework_id, give_up=ASK), code=303)
+        return redirect(url_for("pupils.homework", homework_id=assignment.public_id, give_up=ASK), code=303)
     return _adaptive_move(pupil, cls, homework_id, None)
 
 

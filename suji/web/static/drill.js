@@ -103,7 +103,11 @@
   }
 
   function render(fromTyping) {
-    if (!fromTyping) input.value = tokens.map(function (t) { return t.text; }).join("");
+    if (!fromTyping) {
+      input.value = tokens.map(function (t) { return t.text; }).join("");
+      // A tapped die is the formula's end: in a box narrower than the formula (a phone), the end is what shows.
+      input.scrollLeft = input.scrollWidth;
+    }
     input.dispatchEvent(new CustomEvent("formula-change")); // typed or tapped: for the page's own script
     staleTrack();
     greyUsed();
