@@ -78,6 +78,9 @@ def comparison_chart(
         x_title=None if horizontal else x_title or None,
         y_title=y_title or None,
         legend_at_bottom=True,
+        # One name a line: pygal's columns are sized by its narrow estimate of each character, and a Japanese name
+        # with N in it ran out of the picture (「シミュレーション（」).
+        legend_at_bottom_columns=1,
         show_y_guides=True,
         truncate_label=-1,
         x_label_rotation=0 if len(labels) <= 12 else 45,

@@ -368,3 +368,33 @@ def test_nine_am_break_is_chosen_before_the_status_roll(server, browser):
     shot(page, "play-nine-am-after-360-en")
     assert page.errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["ja-JP", "en-GB"])
+def test_the_wide_charts_keep_every_text_inside_the_picture(server, browser, locale):
+    """On a tablet (the wide chart): no legend or label runs out of the picture (a Japanese legend with N in it
+    was cut off at 「シミュレーション（」)."""
+    page = new_page(browser, 820, locale, 1180)
+    svg_page = new_page(browser, 820, locale, 1180)
+    for path in CHARTS:
+        page.goto(f"{server}/lessons/{path}?n=500&seed=2")
+        page.wait_for_function(
+            "() => { const i = document.querySelector('figure.chart img'); return i.complete && i.naturalWidth > 0; }"
+        )
+        src = page.evaluate("() => document.querySelector('figure.chart img').currentSrc")
+        assert "layout=narrow" not in src, src
+        # Drawn as the page's <img> draws it, with its own style sheet (opened at its address, the app's CSP would
+        # keep the SVG's inline style out): its text, in a blank page.
+        svg_page.set_content(page.request.get(src).text())
+        texts = svg_page.evaluate(
+            """() => { const svg = document.querySelector('svg').getBoundingClientRect();
+                return [...document.querySelectorAll('text')].filter(t => t.textContent.trim()).map(t => {
+                  const r = t.getBoundingClientRect();
+                  return {text: t.textContent, left: r.left - svg.left, right: r.right - svg.left, width: svg.width}; }); }"""
+        )
+        assert texts
+        for t in texts:
+            assert t["left"] >= 0 and t["right"] <= t["width"] + 0.5, (path, t)
+    assert page.errors == []
+    page.context.close()
+    svg_page.context.close()
