@@ -25,16 +25,15 @@ from suji.web.i18n import select_locale
 from suji.web.slots import heavy
 from suji.worksheets.html import worksheet_html
 from suji.worksheets.sheet import (
-    MAX_COUNT,
     MAX_SEED_LENGTH,
     MAX_TITLE_LENGTH,
     MAX_VERSIONS,
-    MIN_COUNT,
     MIN_VERSIONS,
     PAPERS,
     Settings,
     SettingsError,
     build_worksheet,
+    count_range,
     parse_settings,
 )
 
@@ -82,7 +81,7 @@ def _form(settings: Settings, errors: list[SettingsError], status: int = 200) ->
         ready=bool(request.args) and not errors,
         limits={
             # The web's own cap on problems in all (the form offers no count it would refuse).
-            "count": (MIN_COUNT, min(MAX_COUNT, MAX_PROBLEMS)), "versions": (MIN_VERSIONS, MAX_VERSIONS),
+            "count": count_range(MAX_PROBLEMS), "versions": (MIN_VERSIONS, MAX_VERSIONS),
             "seed": MAX_SEED_LENGTH, "title": MAX_TITLE_LENGTH,
         },
         papers=PAPERS,

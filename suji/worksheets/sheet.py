@@ -164,6 +164,12 @@ class SettingsError(ChoiceError):
     MESSAGES = ERROR_MESSAGES
 
 
+def count_range(max_total: int | None = None) -> tuple[int, int]:
+    """The problems a sheet may have, where at most `max_total` are made in all (the web's cap): a count beyond it
+    can never be made there, so its range is said as that caller's (1–30 on the web, 1–40 on the command line)."""
+    return MIN_COUNT, MAX_COUNT if max_total is None else min(MAX_COUNT, max_total)
+
+
 def parse_settings(
     params: Mapping[str, str], default_lang: str = DEFAULT_LANGUAGE, max_total: int | None = None
 ) -> tuple[Settings, list[SettingsError]]:
@@ -181,9 +187,7 @@ def parse_settings(
         value = params.get(name)
         return None if value is None else str(value)
 
-    # A count beyond `max_total` can never be made here: its range is said as this caller's (the web's 1–30).
-    most_count = MAX_COUNT if max_total is None else min(MAX_COUNT, max_total)
-    for name, low, high in (("count", MIN_COUNT, most_count), ("versions", MIN_VERSIONS, MAX_VERSIONS)):
+    for name, low, high in (("count", *count_range(max_total)), ("versions", MIN_VERSIONS, MAX_VERSIONS)):
         raw = get(name)
         if raw is not None:
             number = whole_number(raw, low, high)

@@ -69,20 +69,19 @@ def _locked_item(key: str) -> PracticeItemStat:
     ).one()
 
 
-def _kept_formula(result: CheckResult | None, typed: str) -> str:
-    """What is kept of the formula: in print when it reads as dice (２１^2 → 21²), else nothing (free text
-    a pupil types is not stored; the mistake's code is)."""
-    if result is None or not result.dice:
+def _kept_formula(result: CheckResult | None) -> str:
+    """What is kept of the formula: in print (２１^2 → 21²); nothing for giving up. (Only formulas of the dice
+    are graded, so free text a pupil types is never stored.)"""
+    if result is None:
         return ""
     return format_faces([d.face for d in result.dice])[:MAX_FORMULA]
 
 
 def _mistake(result: CheckResult | None, made: bool) -> str | None:
-    """The code of what went wrong: the checker's error, "not_target" or "below_goal" (None when made or given up)."""
+    """What went wrong: "not_target" or "below_goal" (None when made or given up). A formula the checker refuses
+    is no answer (`record` raises its error), so no other code is kept now; older rows may hold one."""
     if made or result is None:
         return None
-    if result.error is not None:
-        return result.error.code
     return "not_target" if result.target is None else "below_goal"
 
 
@@ -143,7 +142,7 @@ def record(
             profile_id=profile.id, problem=pending.nonce, item_key=item.key, mode=pending.mode, level=item.level,
             goal=item.goal, predicted=pending.predicted, expected=round(step.expected, 4), made_goal=made,
             gave_up=formula is None, score=result.score if made and result else 0, outcome=score, hints_used=hints,
-            seconds=seconds, formula=_kept_formula(result, formula or ""),
+            seconds=seconds, formula=_kept_formula(result),
             error_code=_mistake(result, made),
             rating_after=store.overall(after), changes_json=json.dumps([c.__dict__ for c in changed]),
             served_at=pending.served_at, answered_at=now,
