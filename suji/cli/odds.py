@@ -125,7 +125,7 @@ def cmd_odds_build(args: argparse.Namespace) -> int:
     import time
 
     from suji.solver.odds import TableError
-    from suji.solver.odds.build import BuildStopped, build
+    from suji.solver.odds.build import BuildStopped, build, part_status
 
     lang = language(args)
     path = _odds_path(args)
@@ -150,7 +150,10 @@ def cmd_odds_build(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        build(path, workers=args.workers, on_progress=show, nice=args.nice, parent_pid=args.parent_pid)
+        try:
+            build(path, workers=args.workers, on_progress=show, nice=args.nice, parent_pid=args.parent_pid)
+        except KeyboardInterrupt:  # stopped before its loop of parts began (the loop says BuildStopped itself)
+            raise BuildStopped(*part_status(path)) from None
     except TableError as error:
         print(f"suji: {error.message(lang)}", file=sys.stderr)
         return 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -231,3 +232,23 @@ def test_the_command_line_says_what_is_wrong_with_the_place_and_exits_1(tmp_path
         )  # fmt: skip
         assert result.returncode == 1 and "cannot be written" in result.stderr, result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_a_build_stopped_before_its_first_part_says_so_and_exits_1(tmp_path, monkeypatch, capsys):
+    # SIGTERM (a server stopping its build) raises KeyboardInterrupt wherever the build is: before its loop of
+    # parts began (taking its lock, counting parts done) it left with a traceback and exit -2, not the message
+    # and exit 1 that a stop in the loop gives (CI met it once).
+    from suji.cli import main
+
+    def stopped_at_once(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(odds_build, "build", stopped_at_once)
+    path = tmp_path / "odds.suji"
+    handler = signal.getsignal(signal.SIGTERM)  # the command sets its own; pytest's comes back after
+    try:
+        assert main(["odds", "build", "--path", str(path), "--lang", "en", "--quiet"]) == 1
+    finally:
+        signal.signal(signal.SIGTERM, handler)
+    done, total = odds_build.part_status(path)
+    assert f"Stopped: {done} of {total} parts are done and kept." in capsys.readouterr().err
