@@ -12,6 +12,7 @@ by the package.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable
 from fractions import Fraction
 from math import gcd
@@ -52,6 +53,22 @@ def as_rational(value: Value) -> Fraction | None:
 def monomial(p: int, q: int, r: int) -> Value:
     """The Value of p/q·√r (r squarefree, q ≠ 0)."""
     return ((r, Fraction(p, q)),) if p else ()
+
+
+def square_root(x: int | Fraction) -> Value:
+    """The Value of √x for a rational x ≥ 0: √(a/b) = √(ab)/b = (s/b)·√t with ab = s²·t, t squarefree."""
+    x = Fraction(x)
+    if x < 0:
+        raise ValueError("the square root of a negative number is not a Value")
+    if not x:
+        return ()
+    s, t = squarefree_split(x.numerator * x.denominator)
+    return monomial(s, x.denominator, t)
+
+
+def value_float(value: Value) -> float:
+    """The value as a float, for what is shown rounded (never for a decision that must be exact)."""
+    return sum(float(c) * math.sqrt(r) if r != 1 else float(c) for r, c in value)
 
 
 def sum_value(sums: dict[int, list[int]]) -> Value:

@@ -126,17 +126,36 @@ def test_games_never_ask_about_a_lucky_teacher_card():
     assert seen_lucky > 0
 
 
+def _sympy(value) -> sympy.Expr:
+    """A suji.rules.exact Value as a SymPy number (the lesson itself never calls SymPy)."""
+    return sum((sympy.Rational(c.numerator, c.denominator) * sympy.sqrt(r) for r, c in value), sympy.Integer(0))
+
+
 def test_spread_of_risking_matches_sympy_stats():
     for card in silence.PUPIL_CARDS:
         m, p = card.minus, silence.p_success(card.risk)
         fail = Bernoulli("F", sympy.Rational(1 - p))
-        sd = silence.risk_sd(m, card.risk)
+        sd = _sympy(silence.risk_sd(m, card.risk))
         assert sympy.simplify(sd - std(2 * m * fail)) == 0
         assert sympy.simplify(sd - 2 * m * sympy.sqrt(sympy.Rational(p * (1 - p)))) == 0
-    assert silence.risk_sd(11, 12) == 11 * sympy.sqrt(15) / 4
-    assert silence.sd_text(silence.risk_sd(11, 12)) == "11√15/4"
-    assert silence.sd_text(silence.risk_sd(5, 11)) == "5"
-    assert f"{float(silence.risk_sd(11, 12)):.2f}" == "10.65"
+    assert _sympy(silence.risk_sd(11, 12)) == 11 * sympy.sqrt(15) / 4
+
+
+@pytest.mark.parametrize("r", range(3, 19))
+def test_every_spread_the_table_can_show_is_sympys_printed_for_pupils(r):
+    """The card table's spread for any m and r: SymPy's exact root in the pupil's spelling, and its rounding."""
+    from suji.lessons.silence.lesson import spread_text
+
+    for m in range(1, 21):
+        exact = sympy.sqrt(sympy.Rational(silence.risk_variance(m, r)))
+        sympy_text = str(exact).replace("sqrt(", "√").replace(")", "").replace("*", "")  # the old printer
+        text = spread_text(m, r)
+        if exact.is_Integer:
+            assert text == sympy_text
+        else:
+            assert text == f"{sympy_text} ≈ {float(exact.evalf(30)):.2f}"
+    assert spread_text(11, 12) == "11√15/4 ≈ 10.65"
+    assert spread_text(5, 11) == "5"
 
 
 def test_rules_say_each_player_chooses_for_a_teacher_card():

@@ -27,7 +27,9 @@ from suji.rules.exact import (
     q_mul,
     q_neg,
     rational_value,
+    square_root,
     squarefree_split,
+    value_float,
 )
 from suji.rules.language.evaluate import evaluate, has_value, is_formula, value_terms
 from suji.rules.language.printing import machine_text as value_text
@@ -89,6 +91,19 @@ def test_value_representation():
 )
 def test_squarefree_split(n, split):
     assert squarefree_split(n) == split
+
+
+@given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**4))
+@settings(max_examples=examples(300))
+def test_square_root_is_sympys_and_its_float_is_close(x):
+    root = square_root(x)
+    assert same_value(to_sympy(root), sympy.sqrt(sympy.Rational(x.numerator, x.denominator)))
+    assert value_float(root) == pytest.approx(float(x) ** 0.5, rel=1e-12)
+
+
+def test_square_root_of_a_negative_number_is_refused():
+    with pytest.raises(ValueError):
+        square_root(Fraction(-1, 4))
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,6 @@ from suji.lessons.silence.exact import (
     risk_pays,
     risk_sd,
     risk_variance,
-    sd_text,
     threshold,
 )
 from suji.lessons.silence.game import (
@@ -87,7 +86,6 @@ __all__ = [
     "risk_sd",
     "risk_variance",
     "roll_3d6",
-    "sd_text",
     "simulate_risk",
     "simulate_strategies",
     "simulate_totals",

@@ -9,10 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
-import sympy
-
 from suji.core.caching import computed_once
 from suji.lessons.silence.rules import DICE, SIDES
+from suji.rules.exact import Value, square_root
 
 
 @computed_once
@@ -41,15 +40,10 @@ def risk_variance(m: int, r: int) -> Fraction:
     return (2 * m) ** 2 * p * (1 - p)
 
 
-def risk_sd(m: int, r: int) -> sympy.Expr:
-    """The exact standard deviation of risking, 2m·√(p(1 − p)), as a SymPy expression (taking m: 0)."""
-    variance = risk_variance(m, r)
-    return sympy.sqrt(sympy.Rational(variance.numerator, variance.denominator))
-
-
-def sd_text(value: sympy.Expr) -> str:
-    """An exact square-root expression written for pupils: 11*sqrt(15)/4 → "11√15/4"."""
-    return str(value).replace("sqrt(", "√").replace(")", "").replace("*", "")
+def risk_sd(m: int, r: int) -> Value:
+    """The exact standard deviation of risking, 2m·√(p(1 − p)) (taking m: 0), as the rules' exact value: the
+    lesson prints it with the one pupil spelling (suji.rules.language.printing.pupil_text, 11√15/4)."""
+    return square_root(risk_variance(m, r))
 
 
 def risk_pays(r: int) -> int:

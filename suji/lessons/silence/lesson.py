@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from fractions import Fraction
 
+from suji.core.decimals import decimal_text
 from suji.core.i18n import N_
 from suji.lessons.lesson import Experiment, Lesson, Outcome, Row
 from suji.lessons.live import Live, at_least, one_hot, totals
@@ -22,12 +23,13 @@ from suji.lessons.silence.exact import (
     risk_pays,
     risk_sd,
     risk_variance,
-    sd_text,
     threshold,
 )
 from suji.lessons.silence.game import BOTS, replay
 from suji.lessons.silence.rules import CHEATING, DICE, PUPIL_CARDS, SIDES, TAKE, roll_3d6
 from suji.lessons.steps import Step
+from suji.rules.exact import as_rational, value_float
+from suji.rules.language.printing import pupil_text
 
 # ---- simulations -------------------------------------------------------------------------------------------
 
@@ -202,10 +204,21 @@ def steps() -> list[Step]:
     ]
 
 
+def spread_text(m: int, r: int) -> str:
+    """The standard deviation of risking as the card table shows it: exact in the one pupil spelling, and rounded
+    to two decimals beside it unless it is whole (√6335/36 ≈ 2.21, 5)."""
+    sd = risk_sd(m, r)
+    exact = pupil_text(sd)
+    rational = as_rational(sd)
+    if rational is not None and rational.denominator == 1:
+        return exact
+    # An irrational value is never halfway between two decimals, so its float rounds as the exact value does.
+    return f"{exact} ≈ {decimal_text(rational if rational is not None else value_float(sd), 2, trim=False)}"
+
+
 def _page_extras(args: Mapping[str, str]) -> dict:
     """The pupil cards with their risks, for the lesson page's table."""
-    return {"cards": PUPIL_CARDS, "expected_risk": expected_risk, "p_success": p_success, "risk_sd": risk_sd,
-            "sd_text": sd_text}  # fmt: skip
+    return {"cards": PUPIL_CARDS, "expected_risk": expected_risk, "p_success": p_success, "spread_text": spread_text}
 
 
 LESSON = Lesson(
