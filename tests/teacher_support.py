@@ -61,7 +61,8 @@ def card_codes(pdf: bytes) -> dict[str, str]:
 
 def print_cards(client, class_id: str, which: str = "new") -> dict[str, str]:
     """Print the class's sign-in cards as the teacher (`client`); the codes by pupil name (spaces dropped)."""
-    response = client.post(f"/teacher/classes/{class_id}/cards.pdf", data={"which": which})
+    data = {"which": which, "sure": "yes"} if which == "all" else {"which": which}  # yes to the page that asks
+    response = client.post(f"/teacher/classes/{class_id}/cards.pdf", data=data)
     assert response.status_code == 200 and response.mimetype == "application/pdf", response.status_code
     return card_codes(response.data)
 

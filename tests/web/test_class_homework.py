@@ -193,6 +193,12 @@ def test_only_the_first_attempt_counts_when_the_teacher_says_so(app, teacher):
     best = [p["best_score"] for p in problems(app, hw)]
     page = hana.get(f"/my/homework/{hw}").get_data(as_text=True)
     assert f"Your total: {best[1]} of {sum(best)} points" in page
+    # Each problem's line shows what it counts, and why a made target counts 0 (the total adds up on the page).
+    rows = re.findall(r'<span class="score-pair">(.*?)</span>', page)
+    assert rows == [f"✓ 0 / {best[0]}", f"✓ {best[1]} / {best[1]}"]
+    assert page.count("only your first try counts") == 1
+    report = teacher.get(f"/teacher/classes/{class_id}/homework/{hw}").get_data(as_text=True)
+    assert f"✓ 0<span class=\"sub\">{best[0]} on a later try</span>" in report
     with app.app_context():
         firsts = [r.first_score for r in db.session.scalars(select(AssignmentAnswer).order_by(AssignmentAnswer.problem))]
         assert firsts == [0, best[1]]

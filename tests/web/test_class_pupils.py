@@ -114,8 +114,16 @@ def test_a_new_card_signs_the_old_devices_out(app, teacher):
     assert old_device.get("/my/").status_code == 303  # signed out: the card it used is no longer hers
     assert app.test_client().post("/signin", data={"code": codes["Mia"]}).status_code == 400
     assert pupil_client(app, new_code).get("/my/").status_code == 200
+    asked = teacher.post(f"/teacher/classes/{class_id}/cards.pdf", data={"which": "all"})  # one press: asked first
+    assert asked.status_code == 200 and asked.mimetype == "text/html"
+    assert "New cards for everyone?" in asked.get_data(as_text=True) and 'name="sure" value="yes"' in asked.get_data(
+        as_text=True
+    )
+    still = pupil_client(app, new_code)
+    assert still.get("/my/").status_code == 200  # nothing changed: every card still works
     others = print_cards(teacher, class_id, which="all")
     assert set(others) == {"Hana", "Ken", "Mia"} and others["Mia"] != new_code
+    assert still.get("/my/").status_code == 303
 
 
 def test_a_pupils_practice_is_their_profile_in_the_class_on_every_device(app, teacher):

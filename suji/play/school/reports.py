@@ -79,6 +79,7 @@ class ReportRow:
     cells: tuple[Progress | None, ...]
     late: bool
     work: PupilWork
+    counted: tuple[int, ...] = ()  # what each problem counts (the first try's score when only that counts)
 
 
 @dataclass(frozen=True)
@@ -127,11 +128,10 @@ def assignment_report(
     rows = []
     for work, grid_row in zip(pupils, grid.rows, strict=True):
         firsts = work.first_scores or {}
-        score = sum(counted(c, firsts.get(i), first_attempt_only) for i, c in enumerate(grid_row.cells) if c)
-        if not problems:  # adaptive practice: items made
-            score = work.items_made
+        by_problem = tuple(counted(c, firsts.get(i), first_attempt_only) for i, c in enumerate(grid_row.cells))
+        score = sum(by_problem) if problems else work.items_made  # adaptive practice: items made
         late = work.finished_late or bool(work.late_problems)
-        rows.append(ReportRow(work.name, work.number, _status(work), score, grid_row.cells, late, work))
+        rows.append(ReportRow(work.name, work.number, _status(work), score, grid_row.cells, late, work, by_problem))
     overall = Counter()
     for _, code, times in mistakes:
         overall[code] += times
@@ -154,11 +154,7 @@ def report_csv(report: AssignmentReport, lang: str) -> bytes:
                               translate(STATUS_NAMES[row.status], lang), row.score,
                               report.best_total if report.problems else "", t["yes"] if row.late else t["no"]]  # fmt: skip
         if report.problems:
-            firsts = row.work.first_scores or {}
-            from suji.play.school.homework import counted
-
-            line += [counted(c, firsts.get(i), report.first_attempt_only) if c is not None and c.done else ""
-                     for i, c in enumerate(row.cells)]  # fmt: skip
+            line += [row.counted[i] if c is not None and c.done else "" for i, c in enumerate(row.cells)]
         else:
             line += [row.work.items_done, row.work.items_made, rounded(Fraction(row.work.seconds) / 60, 1)]
         lines.append(line)

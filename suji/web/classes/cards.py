@@ -1,7 +1,7 @@
 """The teacher's sign-in cards: a PDF with one card a pupil (the class, the name, the code, a QR code).
 
 POST /teacher/classes/<id>/cards.pdf (which=new: the pupils without a card yet; which=all: new cards for
-everyone) and POST /teacher/classes/<id>/pupils/<pupil>/card.pdf (one pupil's new card, a lost one say). Only
+everyone, once the teacher said yes on the page that asks, sure=yes) and POST /teacher/classes/<id>/pupils/<pupil>/card.pdf (one pupil's new card, a lost one say). Only
 a code's hash is stored, so a card cannot be printed twice: printing makes new codes, and the old cards stop
 working (a device signed in with one is signed out). The PDF is suji.worksheets.signin_card's, in the
 teacher's language; the QR code opens /signin#CODE, whose code never reaches the server's logs.
@@ -9,7 +9,7 @@ teacher's language; the QR code opens /signin#CODE, whose code never reaches the
 
 from __future__ import annotations
 
-from flask import flash, make_response, redirect, request, url_for
+from flask import flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -42,6 +42,9 @@ def cards(teacher: Teacher, cls: SchoolClass) -> Response:
     pupils = store.pupils_of(cls)
     if request.form.get("which") != "all":
         pupils = [p for p in pupils if p.signin_hash is None]
+    elif request.form.get("sure") != "yes" and pupils:
+        # Every card and every signed-in device of the class ends with this one press: the page asks first.
+        return make_response(render_template("classes/cards_confirm.html", teacher=teacher, cls=cls, count=len(pupils)))
     if not pupils:
         flash(gettext("Every pupil has a card already. To replace them all, print new cards for everyone."), "info")
         return redirect(url_for("classes.show", class_id=cls.public_id) + "#cards", code=303)

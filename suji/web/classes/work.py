@@ -399,5 +399,11 @@ def counted_score(assignment: Assignment, work: AssignmentWork | None) -> int:
         return 0
     if assignment.kind == ADAPTIVE:
         return work.items_made
+    return sum(counted_by_problem(assignment, answers_of(work)).values())
+
+
+def counted_by_problem(assignment: Assignment, answers: dict[int, AssignmentAnswer]) -> dict[int, int]:
+    """What each answered problem of a fixed set counts (with "only the first attempt counts", the first try's
+    score): the one figure the pupil's table, their total and the teacher's report all show."""
     first_only = homework_of(assignment).first_attempt_only
-    return sum(rules.counted(progress_of(r), r.first_score, first_only) for r in answers_of(work).values())
+    return {i: rules.counted(progress_of(r), r.first_score, first_only) for i, r in answers.items()}

@@ -73,6 +73,7 @@ def homework(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> str:
     problems = work.problems_of(assignment)
     answers = work.answers_of(mine)
     cells = [(p, work.progress_of(answers.get(i))) for i, p in enumerate(problems)]
+    counted = work.counted_by_problem(assignment, answers)
     deadline = work.deadline_of(assignment, mine, pupil)
     time_up = deadline is not None and now > deadline
     if time_up and not finished:
@@ -86,7 +87,7 @@ def homework(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> str:
         return render_template("pupils/homework_start.html", **common)
     if finished or time_up:
         figures = work.class_figures(assignment, _roster_size(cls))
-        return render_template("pupils/homework_done.html", figures=figures,
+        return render_template("pupils/homework_done.html", figures=figures, counted=counted,
                                show_best=common["window"] == rules.LATE, **common)  # fmt: skip
     chosen = _int(request.args.get("p"))
     if chosen is None or not 0 <= chosen < len(problems):
@@ -117,7 +118,7 @@ def _adaptive_page(assignment: Assignment, pupil: ClassPupil, common: dict) -> s
     mine = common["work"]
     if mine is not None and mine.finished_at is not None:
         figures = work.class_figures(assignment, _roster_size(common["cls"]))
-        return render_template("pupils/homework_done.html", figures=figures, show_best=False, problems=(),
+        return render_template("pupils/homework_done.html", figures=figures, show_best=False, problems=(), counted={},
                                total=mine.items_made, best_total=None, time_up=False, **common)  # fmt: skip
     try:
         served = adaptive.serve(assignment, pupil)
