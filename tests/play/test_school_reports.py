@@ -255,3 +255,10 @@ def test_every_status_and_short_skill_name_reads_in_both_languages(lang):
 
     assert all(translate(name, lang) for name in [*rp.STATUS_NAMES.values(), *pr.SHORT_NAMES.values()])
     assert set(pr.SHORT_NAMES) == set(FAMILIES)
+
+
+def test_a_pupil_sees_the_class_mean_only_once_enough_have_finished():
+    assert rp.class_mean([]) is None
+    for finished in range(1, rp.MEAN_MIN_GROUP):
+        assert rp.class_mean([7] * finished) is None  # the last to finish would learn the others' scores
+    assert rp.class_mean([10, 0, 5, 5, 20]) == 8

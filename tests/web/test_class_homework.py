@@ -197,6 +197,9 @@ def test_only_the_first_attempt_counts_when_the_teacher_says_so(app, teacher):
     rows = re.findall(r'<span class="score-pair">(.*?)</span>', page)
     assert rows == [f"✓ 0 / {best[0]}", f"✓ {best[1]} / {best[1]}"]
     assert page.count("only your first try counts") == 1
+    # One pupil of three has finished: a mean would be her own score back to the next pupil to finish.
+    assert "1 of 3 have finished." in page and "average score is" not in page
+    assert "average appears once 5 pupils have finished." in page
     report = teacher.get(f"/teacher/classes/{class_id}/homework/{hw}").get_data(as_text=True)
     assert f"✓ 0<span class=\"sub\">{best[0]} on a later try</span>" in report
     with app.app_context():

@@ -31,6 +31,9 @@ STATUS_NAMES = {
     FINISHED: N_("Finished"),
     FINISHED_LATE: N_("Finished late"),
 }
+# A pupil sees the class's mean score only once this many have finished: with two, the second one to finish
+# would know the first one's score from the mean and their own.
+MEAN_MIN_GROUP = 5
 INACTIVE_DAYS = 7
 NOT_STARTED_DAYS = 2
 MISSES_IN_A_ROW = 3
@@ -138,6 +141,11 @@ def assignment_report(
     ranked = sorted(overall.items(), key=lambda item: (-item[1], item[0]))
     return AssignmentReport(tuple(problems), tuple(rows), grid.columns, first_attempt_only,
                             ranked[0][0] if ranked else None, ranked[0][1] if ranked else 0)  # fmt: skip
+
+
+def class_mean(scores: Sequence[int]) -> float | None:
+    """The mean a pupil may see of the finished pupils' scores: None below MEAN_MIN_GROUP of them."""
+    return sum(scores) / len(scores) if len(scores) >= MEAN_MIN_GROUP else None
 
 
 def report_csv(report: AssignmentReport, lang: str) -> bytes:

@@ -340,7 +340,8 @@ class ClassFigures:
 
     pupils: int
     finished: int
-    mean_score: float | None  # over the pupils who finished
+    mean_score: float | None  # over the pupils who finished, once `min_group` have
+    min_group: int  # suji.play.school.reports.MEAN_MIN_GROUP
 
 
 def pupil_works(assignment: Assignment, pupils: Sequence[ClassPupil]) -> tuple[list[PupilWork], list[tuple[int, str, int]]]:
@@ -373,7 +374,7 @@ def pupil_works(assignment: Assignment, pupils: Sequence[ClassPupil]) -> tuple[l
 
 def class_figures(assignment: Assignment, pupils: int) -> ClassFigures:
     """How the class did, without names: how many finished and their mean counted score (items made, adaptive)."""
-    from suji.play.school.reports import assignment_report
+    from suji.play.school.reports import MEAN_MIN_GROUP, assignment_report, class_mean
 
     if assignment.kind == ADAPTIVE:
         rows = db.session.execute(
@@ -385,8 +386,7 @@ def class_figures(assignment: Assignment, pupils: int) -> ClassFigures:
         works, _ = pupil_works(assignment, _roster(assignment.class_id))
         report = assignment_report(problems_of(assignment), works, [], homework_of(assignment).first_attempt_only)
         scores = [r.score for r in report.rows if r.work.finished_at is not None]
-    mean = sum(scores) / len(scores) if scores else None
-    return ClassFigures(pupils, len(scores), mean)
+    return ClassFigures(pupils, len(scores), class_mean(scores), MEAN_MIN_GROUP)
 
 
 def _roster(class_id: int) -> list[ClassPupil]:
