@@ -543,3 +543,31 @@ def test_pupils_answering_the_same_item_at_once_all_count_for_it(app):
     with app.app_context():
         stat = db.session.get(PracticeItemStat, item.key)
         assert (stat.plays, stat.made) == (len(pupils), len(pupils))
+
+
+def test_after_a_goal_made_the_result_shows_the_best_answer_only_when_it_scores_more(app, client):
+    """The route's witness (what the model expects the pupil to manage) is the answer shown after a miss; after a
+    goal made, a pupil who scored 40 was shown a 4-point "way to do it". Now the page names the solver's best
+    when it scores more, or says theirs scores as much as any answer can; digits lined up are told to score 0."""
+    from suji.rules.scoring import check
+    from suji.solver.search import solve
+
+    client.set_cookie("suji_lang", "en")
+    seen = set()
+    for _ in range(4):
+        play = client.get("/practice/").get_data(as_text=True)
+        problem_id = re.search(r'name="id" value="([^"]+)"', play).group(1)
+        problem = next_problem(client)
+        roll, formula = roll_of(problem), witness(problem)
+        done = client.post("/practice/answer", data={"id": problem_id, "formula": formula})
+        page = client.get(done.headers["Location"]).get_data(as_text=True)
+        mine, top = check(formula, roll), solve(roll).top
+        assert "The most points" in page and "One way to do it" not in page
+        if top.score > mine.score:
+            assert f"An answer with more points: {top.formula} = {top.target} ({top.score} points)" in page
+            seen.add("higher")
+        else:
+            assert f"Your answer scores as much as any answer can: {mine.score} points." in page
+            seen.add("matched")
+        assert ('id="digits-only"' in page) == (mine.operator_points == 0)
+    assert seen  # at least one of the two kinds was met

@@ -28,6 +28,7 @@ from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import MAX_FORMULA_LENGTH, formula_field
 from suji.rules.scoring import check
 from suji.rules.working import checked_working
+from suji.solver.search import best_answer
 from suji.web.clients import remember_browser
 from suji.web.extensions import db
 from suji.web.giving_up import ASK, asked_to_give_up, sure_to_give_up
@@ -43,6 +44,14 @@ from suji.worksheets.signin_card import signin_card_pdf
 OUT_OF_DATE = lazy_gettext("That page was out of date, so here is your problem now.")
 ALREADY = lazy_gettext("That problem was answered already (the page may have been sent twice).")
 ONE_ANSWER = N_("%(formula)s = %(target)s (%(score)s points)")
+# After a goal made: the best answer, when it scores more than the pupil's (the route's witness, shown after a
+# miss, is the way the model expects the pupil to manage, often fewer points than a good answer of their own).
+BEST_MATCHED = N_("Your answer scores as much as any answer can: %(score)s points.")
+HIGHER_ANSWER = N_("An answer with more points: %(formula)s = %(target)s (%(score)s points)")
+DIGITS_ONLY = N_(
+    "Lining up the dice makes the target, but a formula of digits only scores 0 points. Put an operator die in "
+    "it and it scores."
+)
 MISTAKE_TEXT = {
     "not_target": lazy_gettext("That formula does not make a target."),
     "below_goal": lazy_gettext("That makes a target, but not enough points for the goal."),
@@ -137,9 +146,18 @@ def result(answer_id: int) -> str:
     route = best_route(learner, item)[1]
     shown = route_hints(item, route)
     lines = [change_json(Change(**c), lang)["message"] for c in json.loads(row.changes_json)]
+    one_answer = gettext(ONE_ANSWER, **shown[-1].data)
+    if row.made_goal and checked is not None and checked.valid:
+        best = best_answer(item.roll)  # the drill's own: solved once and kept (suji.solver.search)
+        if best is None or best.score <= checked.score:
+            one_answer = gettext(BEST_MATCHED, score=checked.score)
+        else:
+            one_answer = gettext(HIGHER_ANSWER, formula=best.printed_formula, target=best.target, score=best.score)
     return render_template(
         "practice/result.html", row=row, item=item, roll=item.roll, checked=checked, changes=lines,
-        value=checked.display if checked else None, one_answer=gettext(ONE_ANSWER, **shown[-1].data),
+        value=checked.display if checked else None, one_answer=one_answer,
+        digits_only=gettext(DIGITS_ONLY) if row.made_goal and checked and checked.valid and not checked.operator_points
+        else None,
         steps=checked_working(checked, lang, item.roll) if checked and checked.valid else None,
         mistake=MISTAKE_TEXT.get(row.error_code or ""), rating=display_rating(store.overall(learner)),
     )  # fmt: skip
