@@ -51,6 +51,21 @@ def decimal_text(value: Number, digits: int = 3, trim: bool = True) -> str:
     return "0" if text == "-0" else text
 
 
+def exact_and_decimal(value: Number, digits: int = 2) -> str:
+    """An exact value and, unless it is whole, its decimal beside it: 905/54 ≈ 16.76, but 8 (never 8 ≈ 8.00)."""
+    v = exact(value)
+    if v.denominator == 1:
+        return str(v.numerator)
+    return f"{v.numerator}/{v.denominator} ≈ {decimal_text(v, digits, trim=False)}"
+
+
+def equals_sign(value: Number, shown: str) -> str:
+    """"=" when `shown` (a decimal, or a percentage ending in %) is exactly `value`, else "≈": 1/2 = 50.0%, but
+    1/6 ≈ 16.7%."""
+    number = Fraction(shown[:-1]) / 100 if shown.endswith("%") else Fraction(shown)
+    return "=" if number == exact(value) else "≈"
+
+
 def significant_text(value: Number, figures: int = 3) -> str:
     """`value` to `figures` significant figures, never in exponent form, trailing zeros dropped: 3.51, 0.0123,
     1235 (a whole number keeps its digits)."""

@@ -60,3 +60,13 @@ def translate_plural(singular: str, plural: str, n: int, lang: str, /, **params:
     ``%(n)s`` is filled with `n` unless `params` give it.
     """
     return fill(translations(lang).ngettext(singular, plural, n), **{"n": n, **params})
+
+
+def bracketed(text: str, lang: str) -> str:
+    """A remark after a word, in the language's own brackets: "1 (you)", 「1（あなた）」 (full-width, no space)."""
+    return f"（{text}）" if lang == "ja" else f" ({text})"
+
+
+def labelled(label: str, text: str, lang: str) -> str:
+    """A label and what it labels: "Haruto: ✓", 「はると：✓」 (a full-width colon, no space)."""
+    return f"{label}：{text}" if lang == "ja" else f"{label}: {text}"

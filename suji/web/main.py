@@ -6,7 +6,8 @@ from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from suji.core.dates import date_text, moment_text
-from suji.core.i18n import LANGUAGES
+from suji.core.decimals import equals_sign
+from suji.core.i18n import LANGUAGES, bracketed, labelled
 from suji.web.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, select_locale
 from suji.web.redirects import safe_next
 
@@ -25,6 +26,10 @@ def inject_helpers() -> dict:
         "date_text": date_text,  # a day as 12月2日 / 2 Dec (suji.core.dates)
         # an aware moment in its own zone as 2026年12月2日 11:43 / 2 Dec 2026 11:43
         "moment_text": lambda moment: moment_text(moment, select_locale(), moment.tzinfo),
+        # a remark in brackets and a label with its colon, in the page language's punctuation (suji.core.i18n)
+        "bracketed": lambda text: bracketed(text, select_locale()),
+        "labelled": lambda label, text: labelled(label, text, select_locale()),
+        "equals_sign": equals_sign,  # = or ≈ between an exact value and its decimal (suji.core.decimals)
     }
 
 

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from suji.core.decimals import (
     decimal_text,
+    equals_sign,
     exact,
+    exact_and_decimal,
     grouped,
     percent_text,
     round_half_up,
@@ -138,3 +140,21 @@ def test_every_shown_figure_goes_through_the_helper():
             if ROUNDING.search(line):
                 found.append(f"{name}:{number}: {line.strip()}")
     assert found == [], "format shown numbers with suji.core.decimals:\n" + "\n".join(found)
+
+
+@given(st.fractions(min_value=-1000, max_value=1000, max_denominator=500))
+def test_exact_and_decimal_shows_a_decimal_only_beside_a_value_that_is_not_whole(x):
+    text = exact_and_decimal(x)
+    if x.denominator == 1:
+        assert text == str(x.numerator)  # 8, never "8 ≈ 8.00"
+    else:
+        exact_part, decimal_part = text.split(" ≈ ")
+        assert Fraction(exact_part) == x and decimal_part == decimal_text(x, 2, trim=False)
+    assert exact_and_decimal(Fraction(905, 54)) == "905/54 ≈ 16.76"
+
+
+def test_equals_sign_says_whether_the_decimal_shown_is_the_exact_value():
+    assert equals_sign(Fraction(1, 2), percent_text(Fraction(1, 2))) == "="  # 50.0%
+    assert equals_sign(Fraction(1, 6), percent_text(Fraction(1, 6))) == "≈"  # 16.7%
+    assert equals_sign(Fraction(7, 2), decimal_text(Fraction(7, 2))) == "="
+    assert equals_sign(Fraction(10, 3), decimal_text(Fraction(10, 3))) == "≈"

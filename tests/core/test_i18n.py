@@ -196,3 +196,10 @@ def test_one_placeholder_style_and_no_lone_percent_sign():
             for text in texts:
                 if text:
                     assert set(placeholder.findall(text)) <= wanted | {"n"}, (message.id, text)
+
+
+def test_remarks_and_labels_use_each_languages_punctuation():
+    from suji.core.i18n import bracketed, labelled
+
+    assert "1" + bracketed("you", "en") == "1 (you)" and "1" + bracketed("あなた", "ja") == "1（あなた）"
+    assert labelled("Haruto", "✓", "en") == "Haruto: ✓" and labelled("はると", "✓", "ja") == "はると：✓"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from suji.core.decimals import decimal_text, percent_text
+from suji.core.decimals import exact_and_decimal, percent_text
 from suji.core.i18n import N_
 from suji.lessons.lesson import Decision, Event, Msg, Option
 from suji.lessons.silence.exact import expected_risk, p_success, risk_pays
@@ -223,15 +223,14 @@ def _options(card: Card, prefix: str) -> list[Option]:
         "m2": 2 * card.minus,
         "p": fraction_text(p),
         "pct": percent_text(p),
-        "e": fraction_text(expected_risk(card.minus, card.risk)),
-        "ed": decimal_text(expected_risk(card.minus, card.risk), 2, trim=False),
+        "e": exact_and_decimal(expected_risk(card.minus, card.risk)),
     }
     return [
         Option(prefix + TAKE, N_("%(card)s: take %(m)s"), N_("surely %(m)s minus points"), params),
         Option(
             prefix + RISK,
             N_("%(card)s: risk (need %(r)s+)"),
-            N_("P(escape) = %(p)s (%(pct)s); expected %(e)s ≈ %(ed)s minus points (0 or %(m2)s)"),
+            N_("P(escape) = %(p)s (%(pct)s); expected %(e)s minus points (0 or %(m2)s)"),
             params,
         ),
     ]

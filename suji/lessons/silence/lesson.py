@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from fractions import Fraction
 
-from suji.core.decimals import decimal_text
+from suji.core.decimals import decimal_text, exact_and_decimal
 from suji.core.i18n import N_
 from suji.lessons.lesson import Experiment, Lesson, Outcome, Row
 from suji.lessons.live import Live, at_least, one_hot, totals
@@ -208,12 +208,11 @@ def spread_text(m: int, r: int) -> str:
     """The standard deviation of risking as the card table shows it: exact in the one pupil spelling, and rounded
     to two decimals beside it unless it is whole (√6335/36 ≈ 2.21, 5)."""
     sd = risk_sd(m, r)
-    exact = pupil_text(sd)
     rational = as_rational(sd)
-    if rational is not None and rational.denominator == 1:
-        return exact
+    if rational is not None:
+        return exact_and_decimal(rational)
     # An irrational value is never halfway between two decimals, so its float rounds as the exact value does.
-    return f"{exact} ≈ {decimal_text(rational if rational is not None else value_float(sd), 2, trim=False)}"
+    return f"{pupil_text(sd)} ≈ {decimal_text(value_float(sd), 2, trim=False)}"
 
 
 def _page_extras(args: Mapping[str, str]) -> dict:

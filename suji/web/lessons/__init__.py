@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort
 
-from suji.core.decimals import decimal_text, grouped, percent_text
+from suji.core.decimals import decimal_text, exact_and_decimal, grouped, percent_text
 from suji.core.i18n import N_
 from suji.lessons import lessons
 from suji.lessons.lesson import Experiment, Lesson, render
@@ -82,6 +82,12 @@ def _percent_filter(value, digits: int = 1) -> str:  # type: ignore[no-untyped-d
 def _decimal_filter(value, digits: int = 3, trim: bool = True) -> str:  # type: ignore[no-untyped-def]
     """`digits` decimals; `trim` false keeps trailing zeros (a column of figures lines up)."""
     return decimal_text(value, digits, trim)
+
+
+@bp.app_template_filter("exact_and_decimal")
+def _exact_and_decimal_filter(value) -> str:  # type: ignore[no-untyped-def]
+    """905/54 ≈ 16.76, and a whole number alone."""
+    return exact_and_decimal(value)
 
 
 @bp.app_template_filter("grouped")
