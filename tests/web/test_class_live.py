@@ -66,7 +66,8 @@ def test_roster_pupils_join_signed_in_and_named_from_the_roster(app, teacher):
     assert "4-2" not in opened and "Sign in with your sign-in card first" not in opened
     refused = stranger.post("/join", data={"code": code, "nickname": "Hana"})
     said = refused.get_data(as_text=True)
-    assert refused.status_code == 403 and "for the pupils of 4-2" in said and 'id="signin-first"' in said
+    assert refused.status_code == 403 and "This live lesson is for 4-2." in said and 'id="signin-first"' in said
+    assert said.count("Sign in with your sign-in card first") == 1  # the panel says it; not the error again
     codes = print_cards(teacher, class_id)
     hana = pupil_client(app, codes["Hana"])
     assert "You join as:" in hana.get(f"/join/{code}").get_data(as_text=True)

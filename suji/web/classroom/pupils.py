@@ -152,8 +152,10 @@ def join_post() -> str | Response | tuple[str, int]:
     number_text = str(request.form.get("class_number", ""))[:20]
 
     def refuse(error: ClassError, status: int = 400, cls: ClassSession | None = None) -> tuple[str, int]:
-        page = _join_page(code_text, name_text, error.message(lang()), number=number_text,
-                          **_roster_join(cls, typed=True))  # fmt: skip
+        roster = _roster_join(cls, typed=True)
+        # "Sign in with your card first" is what the roster's panel says already: not said twice.
+        shown = None if roster and error.code == "roster_only" else error.message(lang())
+        page = _join_page(code_text, name_text, shown, number=number_text, **roster)
         return page, status
 
     if store.join_refused():
