@@ -151,8 +151,36 @@ def test_the_lessons_results_join_the_pupils_records_and_outlive_the_session(app
         assert codes_kept[1:] == [None, "skipped"] and codes_kept[0]
         assert db.session.scalar(select(AssignmentWork.finished_at)) is None  # one problem left
     record = teacher.get(f"/teacher/classes/{class_id}/homework/{lesson_id}").get_data(as_text=True)
-    assert "Live lesson of" in record and "Working on it" in record and str(probs[0].best_score) in record
+    # The lesson is long over: Hana's work counts as finished, one problem left undone.
+    assert "Live lesson of" in record and "Working on it" not in record and str(probs[0].best_score) in record
+    assert "Finished" in record
     assert "Dashboard" not in teacher.get(f"/teacher/classes/{class_id}").get_data(as_text=True)
+
+
+def test_a_lesson_the_teacher_ended_counts_as_finished_for_whoever_began_it(app, teacher):
+    """After "End", the pupil's report said "Working on it" for pupils who had answered (helper session)."""
+    class_id = make_class(teacher)
+    session_id, code = live_lesson(teacher, class_id)
+    codes = print_cards(teacher, class_id)
+    hana = join(pupil_client(app, codes["Hana"]), code)
+    ken = join(pupil_client(app, codes["Ken"]), code)
+    teacher.post(f"/class/{session_id}/start")
+    answer(hana, code, 0, 0, problems(app, session_id)[0].best_formula)
+    ken.post(f"/class/s/{code}/skip", data={"problem": "0", "attempt": "0"})
+    ids = pupil_ids(app, class_id)
+
+    def status(name: str) -> str:
+        page = teacher.get(f"/teacher/classes/{class_id}/pupils/{ids[name]}/report").get_data(as_text=True)
+        return re.search(r'id="pupil-lesson-table".*?</table>', page, re.S).group(0)
+
+    assert "Working on it" in status("Hana") and "Working on it" in status("Ken")  # the lesson runs
+    teacher.post(f"/class/{session_id}/end")
+    for name in ("Hana", "Ken"):  # Ken only skipped: he began it too
+        table = status(name)
+        assert "Finished" in table and "Working on it" not in table, name
+    assert "Not started" in status("Mia")  # never joined
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).where(AssignmentWork.finished_at.is_not(None))) == 2
 
 
 def test_a_session_without_a_class_is_as_before(app, teacher):

@@ -310,7 +310,13 @@ def hint_fixed(assignment: Assignment, pupil: ClassPupil, index: int, step: obje
 
 def settle_time_up(assignment: Assignment, now: datetime | None = None) -> None:
     """Mark finished (when its time ran out) every pupil's timed work past its limit that nobody has looked at
-    since: the reports then count it as finished."""
+    since: the reports then count it as finished. A live lesson's work is finished once the lesson has ended."""
+    if assignment.kind == LIVE:
+        # live reads this module: asked for here, not at import
+        from suji.web.classes.live import settle_ended
+
+        settle_ended(assignment, now)
+        return
     homework = homework_of(assignment)
     if homework.time_limit is None:
         return
