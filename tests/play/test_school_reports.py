@@ -262,3 +262,19 @@ def test_a_pupil_sees_the_class_mean_only_once_enough_have_finished():
     for finished in range(1, rp.MEAN_MIN_GROUP):
         assert rp.class_mean([7] * finished) is None  # the last to finish would learn the others' scores
     assert rp.class_mean([10, 0, 5, 5, 20]) == 8
+
+
+def test_the_same_alert_for_many_pupils_is_one_line_of_the_class_page():
+    due = {"title": "Sheet 3", "due": "5 Dec"}
+    other = {"title": "Sheet 4", "due": "6 Dec"}
+    alerts = [rp.Alert("misses", "Ken", {"count": 3, "skill": "times"}, "k")]
+    alerts += [rp.Alert("not_started", n, due, n.lower()) for n in ("Hana", "Ken", "Mia")]
+    alerts += [rp.Alert("not_started", n, other, n.lower()) for n in ("Hana", "Ken")]  # two: named one by one
+    alerts += [rp.Alert("never_active", n, {"days": 7}, n.lower()) for n in ("Yui", "Sora", "Rin", "Aoi")]
+    lines = rp.grouped(alerts)
+    assert [(a.kind, a.pupils) for a in lines] == [
+        ("misses", 1), ("not_started", 3), ("not_started", 1), ("not_started", 1), ("never_active", 4)]
+    assert lines[1].message("en") == "3 pupils have not started “Sheet 3”, due 5 Dec."
+    assert lines[4].message("en") == "4 pupils have not signed in yet." and lines[4].pupil_id == ""
+    assert lines[2].message("en") == "Hana has not started “Sheet 4”, due 6 Dec."
+    assert "3人" in lines[1].message("ja") or "3" in lines[1].message("ja")

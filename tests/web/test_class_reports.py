@@ -85,15 +85,17 @@ def test_the_class_page_lists_the_alerts(client, school):
     texts = [t for _, _, t in alerts]
     kinds = [k for k, _, _ in alerts]
     assert texts[0] == "Ken missed 3 in a row on × (times)."  # what a teacher can act on first
-    assert kinds == ["misses"] + ["not_started"] * 5 + ["inactive", "never_active"]
-    assert [t.split()[0] for t in texts[1:6]] == ["Hana", "Ken", "Mia", "Yui", "Sora"]  # the roster's order
-    assert texts[2].startswith("Ken has not started “Due soon”, due ")
-    assert texts[6:] == ["Yui has not practised for 9 days.", "Sora has not signed in yet."]
+    # Five pupils have not started the same homework: one line, not five (a class of 25 had 25 such lines).
+    assert kinds == ["misses", "not_started", "inactive", "never_active"]
+    assert texts[1].startswith("5 pupils have not started “Due soon”, due ")
+    assert alerts[1][1] == f"/teacher/classes/{class_id}/reports"
+    assert texts[2:] == ["Yui has not practised for 9 days.", "Sora has not signed in yet."]
     assert alerts[0][1] == f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report"
     assert page.index('id="alerts"') < page.index('id="roster"')  # first thing on the page
-    rows = rows_of(client.get(f"/teacher/classes/{class_id}/alerts.csv"))
+    rows = rows_of(client.get(f"/teacher/classes/{class_id}/alerts.csv"))  # a line a pupil, as before
     assert rows[0] == ["Name", "Alert"] and rows[1] == ["Ken", "Ken missed 3 in a row on × (times)."]
-    assert len(rows) == len(alerts) + 1
+    assert [r[0] for r in rows[2:7]] == ["Hana", "Ken", "Mia", "Yui", "Sora"]  # the roster's order
+    assert rows[3][1].startswith("Ken has not started “Due soon”, due ") and len(rows) == 9
 
 
 def test_the_skills_grid_shows_levels_from_the_learner_model_and_the_weeks(client, school):

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 
 from suji.core.decimals import rounded
-from suji.core.i18n import N_, translate
+from suji.core.i18n import N_, NP_, translate, translate_plural
 from suji.core.spreadsheet import csv_bytes
 from suji.learner.families import FAMILY_INDEX as FAMILY_ORDER
 from suji.play.classroom import SKIPPED, ClassProblem, Progress, mistake_name, results
@@ -179,20 +179,55 @@ ALERT_TEXTS = {
 }
 
 
+# The same alert for many pupils, as one line of the class page (the CSV keeps a line a pupil).
+GROUPED_TEXTS = {
+    "not_started": NP_(
+        "%(num)s pupil has not started “%(title)s”, due %(due)s.",
+        "%(num)s pupils have not started “%(title)s”, due %(due)s.",
+    ),
+    "inactive": NP_("%(num)s pupil has not practised for a week or more.",
+                    "%(num)s pupils have not practised for a week or more."),
+    "never_active": NP_("%(num)s pupil has not signed in yet.", "%(num)s pupils have not signed in yet."),
+}  # fmt: skip
+GROUP_FROM = 3  # this many pupils with the same alert make one line
+
+
 @dataclass(frozen=True)
 class Alert:
-    """Something the teacher should look at: its kind (a key of ALERT_TEXTS), the pupil, what it is about."""
+    """Something the teacher should look at: its kind (a key of ALERT_TEXTS), the pupil, what it is about; or,
+    with `pupils` above 1, the same for that many pupils (`grouped`: no pupil named)."""
 
     kind: str
     pupil: str
     params: Mapping[str, object]
     pupil_id: str = ""  # the pupil's public id, for a link to their report
+    pupils: int = 1
 
     def message(self, lang: str, translate_param=None) -> str:  # noqa: ANN001 - a callable (name, lang) → text
         params = dict(self.params)
         if translate_param is not None:
             params = {k: translate_param(k, v, lang) for k, v in params.items()}
+        if self.pupils > 1:
+            return translate_plural(*GROUPED_TEXTS[self.kind], self.pupils, lang, num=self.pupils, **params)
         return translate(ALERT_TEXTS[self.kind], lang, name=self.pupil, **params)
+
+
+def grouped(alerts: Sequence[Alert], at_least: int = GROUP_FROM) -> list[Alert]:
+    """The alerts as the class page lists them: those of one kind about the same thing (the same homework) for at
+    least `at_least` pupils as one line in the place of the first, the others as they are."""
+    key = lambda a: (a.kind, tuple(sorted(a.params.items())) if a.kind == "not_started" else ())  # noqa: E731
+    counts = Counter(key(a) for a in alerts if a.kind in GROUPED_TEXTS)
+    out: list[Alert] = []
+    done: set[tuple] = set()
+    for alert in alerts:
+        k = key(alert)
+        if alert.kind not in GROUPED_TEXTS or counts[k] < at_least:
+            out.append(alert)
+        elif k not in done:
+            done.add(k)
+            params = alert.params if alert.kind == "not_started" else {}
+            out.append(Alert(alert.kind, "", params, "", counts[k]))
+    return out
 
 
 def misses_in_a_row(answers: Sequence[tuple[bool, frozenset[str]]], limit: int = MISSES_IN_A_ROW) -> dict[str, int]:

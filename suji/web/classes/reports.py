@@ -142,7 +142,7 @@ def pupil_report_csv(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Respo
 
 def alerts_part(cls: SchoolClass) -> tuple[str, dict]:
     language = lang()
-    alerts = progress.class_alerts(cls, store.pupils_of(cls))
+    alerts = rules.grouped(progress.class_alerts(cls, store.pupils_of(cls)))
     return "classes/_alerts.html", {
         "first": True, "alerts": [(a, progress.alert_text(a, language)) for a in alerts[:MAX_ALERTS_SHOWN]],
         "more": max(0, len(alerts) - MAX_ALERTS_SHOWN),
