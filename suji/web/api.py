@@ -23,6 +23,7 @@ from suji.solver.levels import LEVELS
 from suji.solver.search import needs_enumeration, solve_at_level
 from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.drill_rolls import drill_level_roll, note_hint, roll_of_token
+from suji.web.furigana import with_ruby
 from suji.web.i18n import request_locale
 from suji.web.jsonbody import json_body
 from suji.web.slots import client_key
@@ -163,7 +164,7 @@ def value() -> Response:
     req = Request()
     formula = req.text("formula")
     roll = req.roll() if req.has_dice() else _drill_roll(req)[0]
-    return jsonify(value_so_far(formula, roll, req.lang))
+    return jsonify(with_ruby(value_so_far(formula, roll, req.lang), req.lang, "message"))
 
 
 # ---- the solver: best answers, hints and "still on track?" -------------------------------------------------
@@ -233,7 +234,8 @@ def drill_hint() -> Response:
     named = roll_of_token(req.data.get("roll"))
     if named is not None:  # it is (the roll was read from it): the drill's result says how many were shown
         note_hint(*named, step)
-    return jsonify({"hint": hints[step].message(req.lang), "step": step, "more": step + 1 < len(hints)})
+    found = {"hint": hints[step].message(req.lang), "step": step, "more": step + 1 < len(hints)}
+    return jsonify(with_ruby(found, req.lang, "hint"))
 
 
 @bp.post("/drill/on-track")
@@ -243,4 +245,4 @@ def drill_on_track() -> Response:
     formula = req.text("formula")
     roll, level = _drill_roll(req)
     track = on_track(formula, roll, solve_at_level(roll, level))
-    return jsonify(track.to_dict(req.lang))
+    return jsonify(with_ruby(track.to_dict(req.lang), req.lang, "message"))

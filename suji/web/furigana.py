@@ -14,6 +14,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, current_app, g, has_request_context, redirect, request
+from markupsafe import escape
 from werkzeug.wrappers import Response
 
 from suji.core.furigana import GRADES, NONE, PUPIL_DEFAULT, annotate_html, parse_grade
@@ -89,6 +90,40 @@ def choose() -> Response:
 def furigana_context() -> dict[str, Any]:
     """`furigana_grade` (this page's) and `furigana_grades` (the switch's choices) for templates."""
     return {"furigana_grade": page_grade, "furigana_grades": (NONE, *GRADES)}
+
+
+def annotated_fragment(html: str) -> str:
+    """A piece of a page that a script puts in place (a lesson's question after its answer) with the ruby the
+    page has: JSON never passes `annotate_response`."""
+    from suji.web.i18n import select_locale
+
+    return annotate_html(html, page_grade()) if select_locale() == "ja" else html
+
+
+def ruby_text(text: str, lang: str) -> str | None:
+    """A message that a script shows (a hint, "still on track?") as HTML with the page's ruby, for the JSON's
+    `…_html` field beside the text; None when it gets none (English, no kanji above the grade)."""
+    if lang != "ja":
+        return None
+    plain = str(escape(text))
+    shown = annotate_html(plain, page_grade())
+    return shown if shown != plain else None
+
+
+def with_ruby(data: dict, lang: str, *keys: str) -> dict:
+    """`data` (a JSON answer) with `<key>_html` beside each of these texts, and `message_html` beside its
+    error's message, wherever the page would put ruby on them (see `ruby_text`)."""
+    for key in keys:
+        text = data.get(key)
+        html = ruby_text(text, lang) if isinstance(text, str) else None
+        if html is not None:
+            data[f"{key}_html"] = html
+    error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        html = ruby_text(error["message"], lang)
+        if html is not None:
+            error["message_html"] = html
+    return data
 
 
 def annotate_response(response: Response) -> Response:

@@ -147,3 +147,52 @@ def test_a_signed_in_pupils_pages_at_grade_n_have_no_kanji_above_n_outside_ruby(
         assert bare_kanji(html, grade) == set(), path
         if grade <= 3:
             assert "<ruby>" in html, path  # the pages have kanji to read: the test is not passing on kana alone
+
+
+# ---- what a script puts on the page: hints, the live value's messages, a lesson's question after its answer ----
+
+
+def _plain(html: str) -> str:
+    """The text a reader sees in a message's HTML, readings left out."""
+    import re
+    from html import unescape
+
+    from suji.core.furigana import strip_ruby
+
+    return unescape(re.sub(r"</?ruby>", "", strip_ruby(html)))
+
+
+def test_hints_and_messages_that_a_script_shows_carry_the_pages_ruby(client):
+    """A drill's hint, "still on track?" and the live value's message were shown without ruby: JSON never passed
+    the page's annotation (a 3rd-grader could not read 得点 in the hint meant to help them)."""
+    from drill_support import open_drill
+
+    client.set_cookie("suji_furigana", "1")
+    client.set_cookie("suji_lang", "ja")
+    token = open_drill(client, 3)
+    hint = client.post("/api/drill/hint", json={"step": 0, "roll": token}).get_json()
+    assert "<ruby>" in hint["hint_html"] and _plain(hint["hint_html"]) == hint["hint"]
+    assert not bare_kanji(hint["hint_html"], 1)
+    track = client.post("/api/drill/on-track", json={"formula": "1", "roll": token}).get_json()
+    assert _plain(track["message_html"]) == track["message"] and "<ruby>" in track["message_html"]
+    # A message quoting what was typed keeps it as text: the typed "<" is escaped, never markup.
+    typed = client.post("/api/value", json={"formula": "1<b>", "roll": token}).get_json()
+    import re
+
+    assert "&lt;" in typed["error"]["message_html"]
+    assert "<" not in re.sub(r"</?(ruby|rp|rt)>", "", typed["error"]["message_html"])  # only the ruby's own tags
+    assert _plain(typed["error"]["message_html"]) == typed["error"]["message"]
+    client.set_cookie("suji_furigana", "0")  # no furigana chosen: no HTML
+    assert "hint_html" not in client.post("/api/drill/hint", json={"step": 0, "roll": token}).get_json()
+    client.set_cookie("suji_lang", "en")
+    client.set_cookie("suji_furigana", "1")
+    english = client.post("/api/drill/hint", json={"step": 0, "roll": token, "lang": "en"}).get_json()
+    assert "hint_html" not in english
+
+
+def test_a_lessons_question_drawn_again_after_its_answer_keeps_its_ruby(client):
+    client.set_cookie("suji_furigana", "2")
+    client.set_cookie("suji_lang", "ja")
+    reply = client.post("/lessons/nine-am/step/called", data={"answer": "1/6"},
+                        headers={**JA, "Accept": "application/json"}).get_json()  # fmt: skip
+    assert "<ruby>" in reply["html"] and not bare_kanji(reply["html"], 2)

@@ -45,6 +45,7 @@ from suji.web.classroom.access import (
 )
 from suji.web.classroom_models import ClassAnswer, ClassAttempt, ClassSession, ClassStudent
 from suji.web.extensions import db
+from suji.web.furigana import with_ruby
 from suji.web.jsonbody import json_body
 from suji.web.models import token_hash, utcnow
 
@@ -390,5 +391,6 @@ def hint(cls: ClassSession, me: ClassStudent) -> Response:
         db.session.rollback()
         return json_error("stale", 409)
     step = int(data.get("step", 0))  # take_hint has checked it
-    return jsonify({"hint": shown.message(lang()), "step": step, "more": step + 1 < len(core.problem_hints(problem)),
-                    "hints_used": after.hints_used})  # fmt: skip
+    found = {"hint": shown.message(lang()), "step": step, "more": step + 1 < len(core.problem_hints(problem)),
+             "hints_used": after.hints_used}  # fmt: skip
+    return jsonify(with_ruby(found, lang(), "hint"))

@@ -10,6 +10,7 @@ from suji.lessons import lessons
 from suji.lessons.answers import MAX_ANSWER_LENGTH
 from suji.lessons.lesson import Lesson
 from suji.lessons.steps import CORRECT, Check, Step, check_answer, shown
+from suji.web.furigana import annotated_fragment
 from suji.web.lessons import (
     ANSWERS_KEY,
     MAX_ANSWER_FIELD,
@@ -118,7 +119,7 @@ def _answered(lesson: Lesson, step: Step, text: str, result: Check) -> Response:
             "lessons/step.html", lesson=lesson, step=step, result=result, answer=text,
             done=step.key in _progress().get(lesson.slug, []),
         )  # fmt: skip
-        return jsonify(result=result.result, html=html)
+        return jsonify(result=result.result, html=annotated_fragment(html))  # the ruby the page has
     # Redirect after POST: Back and reload then show the lesson page, never "confirm form resubmission".
     return redirect(url_for("lessons.lesson", slug=lesson.slug, _anchor=f"step-{step.key}"), code=303)
 

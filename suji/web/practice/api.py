@@ -38,6 +38,7 @@ from suji.rules.language.reader import MAX_FORMULA_LENGTH
 from suji.solver.hints import on_track
 from suji.solver.search import solve_at_level
 from suji.web.errors import error_response
+from suji.web.furigana import with_ruby
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
 from suji.web.practice import answers, bp, store
@@ -239,14 +240,9 @@ def api_hint() -> Response:
     if step == pending.hints and holder.pending is not None and holder.pending.nonce == pending.nonce:
         pending = replace(pending, hints=step + 1)
         store.keep_holder(replace(holder, pending=pending))
-    return jsonify(
-        {
-            "hint": shown[step].message(g.error_lang),
-            "step": step,
-            "more": step + 1 < len(shown),
-            "hints_used": pending.hints,
-        }
-    )
+    found = {"hint": shown[step].message(g.error_lang), "step": step, "more": step + 1 < len(shown),
+             "hints_used": pending.hints}  # fmt: skip
+    return jsonify(with_ruby(found, g.error_lang, "hint"))
 
 
 @bp.post("/api/practice/on-track")
@@ -257,4 +253,5 @@ def api_on_track() -> Response:
         _, _, item = _current(data)
     except UnknownProblem:
         return _error("unknown_problem", 404)
-    return jsonify(on_track(formula, item.roll, solve_at_level(item.roll)).to_dict(g.error_lang))
+    return jsonify(with_ruby(on_track(formula, item.roll, solve_at_level(item.roll)).to_dict(g.error_lang), g.error_lang,
+                             "message"))  # fmt: skip

@@ -27,6 +27,7 @@ from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import formula_field
 from suji.web.classes import adaptive, work
 from suji.web.classes.models import ADAPTIVE, FIXED, Assignment, ClassPupil, SchoolClass
+from suji.web.furigana import with_ruby
 from suji.web.giving_up import ASK, asked_to_give_up, sure_to_give_up
 from suji.web.i18n import select_locale
 from suji.web.jsonbody import json_body
@@ -247,7 +248,7 @@ def hint(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
     try:
         if assignment.kind == ADAPTIVE:
             found = adaptive.hint(assignment, pupil, str(data.get("roll", ""))[:40], data.get("step", 0))
-            return jsonify({**found, "hint": found["hint"].message(lang)})
+            return jsonify(with_ruby({**found, "hint": found["hint"].message(lang)}, lang, "hint"))
         index = _int(data.get("roll"))
         after, shown = work.hint_fixed(assignment, pupil, index if index is not None else -1, data.get("step", 0))
     except core.ClassError as err:
@@ -256,5 +257,6 @@ def hint(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
         return error(err)
     step = int(data.get("step", 0))
     problem = work.problems_of(assignment)[index]  # type: ignore[index]
-    return jsonify({"hint": shown.message(lang), "step": step,  # type: ignore[attr-defined]
-                    "more": step + 1 < len(core.problem_hints(problem)), "hints_used": after.hints_used})  # fmt: skip
+    found = {"hint": shown.message(lang), "step": step,  # type: ignore[attr-defined]
+             "more": step + 1 < len(core.problem_hints(problem)), "hints_used": after.hints_used}  # fmt: skip
+    return jsonify(with_ruby(found, lang, "hint"))

@@ -23,6 +23,13 @@
 
   var root = document.getElementById("drill");
   if (!root) return;
+
+  // A message from the server, with the page's furigana when it sent them (`…_html`: its own escaped text with
+  // <ruby> added, suji.web.furigana.with_ruby); else as plain text.
+  function showMessage(element, text, html) {
+    if (html) element.innerHTML = html;
+    else element.textContent = text;
+  }
   var input = document.getElementById("formula");
   var output = document.getElementById("live-value");
   var undoButton = document.getElementById("undo");
@@ -222,10 +229,10 @@
       }
       if (data.unfinished) {
         // Only the next die is missing: not a mistake, so no red.
-        output.textContent = data.message || "…";
+        showMessage(output, data.message || "…", data.message_html);
         output.className = "unfinished";
       } else if (data.error && data.error.message) {
-        output.textContent = data.error.message;
+        showMessage(output, data.error.message, data.error.message_html);
         output.className = "error";
       } else {
         output.textContent = "= " + data.display + (data.target ? " ✓" : "");
@@ -254,9 +261,13 @@
     hintButton.addEventListener("click", function () {
       hintButton.disabled = true; // one hint at a time: a quick second tap would ask for the same one again
       postJSON(root.dataset.hintUrl, { step: hintStep, roll: root.dataset.roll }).then(function (data) {
-        if (data.error) { trackAnswer.textContent = data.error.message; hintButton.disabled = false; return; }
+        if (data.error) {
+          showMessage(trackAnswer, data.error.message, data.error.message_html);
+          hintButton.disabled = false;
+          return;
+        }
         var item = document.createElement("li");
-        item.textContent = data.hint;
+        showMessage(item, data.hint, data.hint_html);
         hintList.appendChild(item);
         hintStep += 1;
         hintButton.disabled = !data.more;
@@ -269,7 +280,8 @@
       var asked = input.value;
       postJSON(root.dataset.trackUrl, { formula: asked, roll: root.dataset.roll }).then(function (data) {
         if (input.value !== asked) return; // the formula changed while the answer was on its way
-        trackAnswer.textContent = data.error ? data.error.message : data.message;
+        if (data.error) showMessage(trackAnswer, data.error.message, data.error.message_html);
+        else showMessage(trackAnswer, data.message, data.message_html);
         trackedFormula = asked;
       });
     });
