@@ -432,6 +432,8 @@ def test_daily_puzzle_is_the_days_roll_and_answered_once(app, client):
         assert entry.day == DAY and entry.status != games.OPEN
         score = entry.score
     assert f"Score: {score}" in html and "(no name)" in html
+    # Answered without a nickname: not asked to choose one "before you answer" any more.
+    assert "before you answer" not in html and "Choose a nickname and it shows there." in html
     again = post(client, "/games/daily/giveup", {"day": DAY.isoformat(), "step": "0"})
     assert flashes(again) == ["You have already answered today's puzzle. Come back tomorrow!"]
     with app.app_context():
