@@ -32,6 +32,12 @@ def test_the_first_puzzle_step_by_step(server, browser, locale, nine, finish):
     expect(steps.nth(1)).to_be_hidden()
     steps.nth(0).get_by_role("button").click()
     expect(steps.nth(1)).to_be_visible()
+    # "Tap a die" is the next step: every die is on the screen, clear of the formula bar (on a 360 × 740 phone
+    # the first step's text had pushed them under it).
+    page.wait_for_function("() => window.scrollY > 0 || document.documentElement.scrollHeight <= innerHeight")
+    bar_top = page.locator(".formula-bar").bounding_box()["y"]
+    for box in [d.bounding_box() for d in page.locator(".dice-panel button.die").all()]:
+        assert box["y"] >= 0 and box["y"] + box["height"] <= bar_top, (box, bar_top)
     numbers = page.locator("button.die-number")
     numbers.nth(0).click()  # the 6
     page.locator("#six-nine").get_by_role("button", name=nine).click()

@@ -56,6 +56,10 @@
     // From the keyboard (a click without a pointer) the focus would be left on the hidden step: on to the dice.
     var firstDie = root.querySelector('button.die[tabindex="0"]');
     if (event.detail === 0 && firstDie) firstDie.focus();
+    // The next step is "tap a die": on a phone the dice were under the formula bar. A die's scroll margin keeps
+    // it clear of the bar.
+    var dice = root.querySelectorAll(".dice-panel button.die");
+    if (dice.length) dice[dice.length - 1].scrollIntoView({ block: "nearest" });
   });
   // drill.js writes the value after every change, typed or tapped: follow the formula from there.
   new MutationObserver(follow).observe(output, { childList: true, characterData: true, subtree: true });
