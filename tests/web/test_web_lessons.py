@@ -538,3 +538,17 @@ def test_live_chunks_are_the_simulations_trials_and_bounded(client):
     page = client.get("/lessons/silence/experiment/totals?n=300&seed=2").get_data(as_text=True)
     assert 'id="live"' in page and "lessons_live.js" in page
     assert 'id="live"' not in client.get("/lessons/suji/experiment/reach").get_data(as_text=True)
+
+
+def test_a_new_dice_monsters_game_says_what_the_bot_did_before_the_first_choice(client):
+    """The bot may start: its first capture was shown only in the closed game log, and a pupil's monster had
+    lost a die before they had done anything."""
+    for seed in (5, 6, 7, 8):
+        html = client.get(f"/lessons/dice-monsters/play?seed={seed}", headers=EN).get_data(as_text=True)
+        log = re.search(r'id="happened-h".*?</section>', html, re.S)
+        starts = "the bot rolled the lowest die and starts" in html
+        assert (log is not None) == starts, seed
+        if starts:
+            assert "captures your" in log.group(0) or "Round 1" in log.group(0)
+    silence = client.get("/lessons/silence/play?seed=5", headers=EN).get_data(as_text=True)
+    assert 'id="happened-h"' not in silence  # nothing happens before a Silence game's first choice

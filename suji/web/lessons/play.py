@@ -64,9 +64,12 @@ def play(slug: str) -> tuple[str, int]:
             moves.append(choice)
         except ValueError:
             error, status = gettext("That choice is not possible now. Please choose one of the buttons."), 400
+    # What happened since the player's last choice; on a new game, what happened before their first (the Dice
+    # Monsters bot may start, and its first capture was shown nowhere but the closed log).
+    new_events = game.log[seen:] if choice else (game.log if not moves else [])  # type: ignore[attr-defined]
     html = render_template(
         f"lessons/play_{slug.replace('-', '_')}.html", lesson=lesson, game=game, seed=seed,
-        moves=",".join(moves), decision=game.decision(), new_events=game.log[seen:] if choice else [],  # type: ignore[attr-defined]
+        moves=",".join(moves), decision=game.decision(), new_events=new_events,
         error=error, args=args, monsters=dice_monsters.MONSTERS, monster_names=dice_monsters.MONSTER_NAMES,
     )  # fmt: skip
     return html, status
