@@ -401,3 +401,18 @@ def test_deleting_homework_deletes_every_pupils_work_on_it(app, teacher):
         for table in (Assignment, AssignmentWork, AssignmentAnswer, AssignmentAttempt):
             assert db.session.scalar(select(func.count()).select_from(table)) == 0
     assert hana.get(f"/my/homework/{hw}").status_code == 404
+
+
+def test_a_level_one_problem_marks_the_operator_dice_its_level_does_not_need(app, teacher):
+    """A homework of level 1 (+ and −) showed × ÷ ² dice with no word about them; the drill marks them ★."""
+    class_id = make_class(teacher)
+    set_homework(teacher, class_id, count="6", level="1")
+    hana = pupil_client(app, print_cards(teacher, class_id)["Hana"])
+    [hw] = homework_ids(hana)
+    marked = 0
+    for index, problem in enumerate(problems(app, hw)):
+        page = hana.get(f"/my/homework/{hw}?p={index}").get_data(as_text=True)
+        bonus = [op for op in problem["operator_dice"] if op not in ("+", "−")]
+        assert ('id="bonus-line"' in page) == bool(bonus), (index, problem["operator_dice"])
+        marked += bool(bonus)
+    assert marked  # six level-1 problems of the standard dice: some have × ÷ or a die of the fourth kind
