@@ -10,7 +10,9 @@ pupil's tablet nowhere, and a teacher's private link would go out over HTTP. Eve
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import quote
 
 from flask import current_app, has_request_context, request, url_for
 
@@ -46,3 +48,17 @@ def public_host() -> str:
         return (urlsplit(base).hostname or "").lower()
     except ValueError:  # a Host header that is no host
         return ""
+
+
+# ---- names of downloads ----
+
+_NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition for a download named `name`, which may be Japanese (a class's or pupil's name, so
+    that two classes' exports do not share one name): RFC 6266's UTF-8 filename*, and for old browsers an ASCII
+    filename with "_" for everything else. Characters no file name may hold become "_"."""
+    safe = _NOT_IN_FILE_NAMES.sub("_", name).strip(" .") or "suji"
+    ascii_name = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9._-]", "_", safe))
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(safe, safe='')}"

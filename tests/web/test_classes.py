@@ -5,6 +5,7 @@ really gone), the retention purge, and another teacher finding nothing."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 
 import pytest
@@ -165,3 +166,39 @@ def test_the_class_pages_are_in_the_teachers_language(app, client, lang, words):
         html = client.get(url).get_data(as_text=True)
         assert f'<html lang="{lang}">' in html, url
     assert words in client.get(f"/teacher/classes/{class_id}").get_data(as_text=True)
+
+
+def test_downloads_are_named_by_their_class_and_pupil_in_any_script(app, client):
+    """Two classes of one year downloaded as one name (suji-class-2026.json), and a pupil's as an id."""
+    from urllib.parse import unquote
+
+    from teacher_support import make_class, print_cards, pupil_ids, sign_up
+
+    sign_up(client)
+    class_id = make_class(client, name="4年2組", roster="1 はな\n2 Ken")
+    year = re.search(r"suji-4_2_-(\d{4})\.json", client.get(f"/teacher/classes/{class_id}/export.json").headers[
+        "Content-Disposition"]).group(1)  # fmt: skip
+    whole = client.get(f"/teacher/classes/{class_id}/export.json").headers["Content-Disposition"]
+    assert unquote(whole.split("filename*=UTF-8''")[1]) == f"suji-4年2組-{year}.json"
+    hana = pupil_ids(app, class_id)["はな"]
+    one = client.get(f"/teacher/classes/{class_id}/pupils/{hana}/export.json").headers["Content-Disposition"]
+    assert unquote(one.split("filename*=UTF-8''")[1]) == f"suji-4年2組-{year}-01-はな.json"
+    assert 'filename="suji-4_2_-' in one and all(ord(c) < 128 for c in one)  # the header itself is ASCII
+    cards = client.post(f"/teacher/classes/{class_id}/cards.pdf", data={"which": "new"})
+    assert unquote(cards.headers["Content-Disposition"].split("filename*=UTF-8''")[1]) == f"suji-cards-4年2組-{year}.pdf"
+    assert print_cards  # (the helper module's other tools stay importable)
+
+
+def test_a_download_name_never_holds_what_a_file_name_cannot():
+    from urllib.parse import unquote
+
+    from suji.web.links import attachment
+
+    header = attachment('suji-4年/b:c*?"<>|\x01.json')
+    ascii_name = re.search(r'filename="([^"]*)"', header).group(1)
+    full_name = unquote(header.split("filename*=UTF-8''")[1])
+    assert re.fullmatch(r"[A-Za-z0-9._-]+", ascii_name) and ascii_name.endswith(".json")
+    assert full_name.startswith("suji-4年") and not set(full_name) & set('/\\:*?"<>|\x01')
+    assert attachment("suji-Ken-2026.json") == (
+        "attachment; filename=\"suji-Ken-2026.json\"; filename*=UTF-8''suji-Ken-2026.json"
+    )

@@ -18,6 +18,7 @@ from suji.web.classes import signin, store
 from suji.web.classes.access import bp, class_required, pupil_in
 from suji.web.classes.models import ClassPupil, SchoolClass
 from suji.web.classes.views import CLASS_PAGE, STALE, lang
+from suji.web.links import attachment
 
 
 def _pdf(cls: SchoolClass, made: list[tuple[ClassPupil, str]], name: str) -> Response:
@@ -31,7 +32,7 @@ def _pdf(cls: SchoolClass, made: list[tuple[ClassPupil, str]], name: str) -> Res
     paper = "letter" if request.form.get("paper") == "letter" else "a4"
     response = make_response(class_cards_pdf(cards, lang(), paper))
     response.headers["Content-Type"] = "application/pdf"
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Content-Disposition"] = attachment(name)
     return response
 
 
@@ -53,7 +54,7 @@ def cards(teacher: Teacher, cls: SchoolClass) -> Response:
     except signin.Conflict:
         flash(str(STALE), "error")
         return redirect(url_for("classes.show", class_id=cls.public_id) + "#cards", code=303)
-    return _pdf(cls, made, f"suji-cards-{cls.school_year}.pdf")
+    return _pdf(cls, made, f"suji-cards-{cls.name}-{cls.school_year}.pdf")
 
 
 @bp.post("/teacher/classes/<class_id>/pupils/<pupil_id>/card.pdf")
@@ -66,7 +67,7 @@ def pupil_card(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Response:
     except signin.Conflict:
         flash(str(STALE), "error")
         return redirect(url_for("classes.edit_pupil", class_id=cls.public_id, pupil_id=pupil.public_id), code=303)
-    return _pdf(cls, made, "suji-card.pdf")
+    return _pdf(cls, made, f"suji-card-{cls.name}-{pupil.name}.pdf")
 
 
 def cards_part(cls: SchoolClass) -> tuple[str, dict]:

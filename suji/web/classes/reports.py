@@ -31,16 +31,17 @@ from suji.web.classes import progress, store, work
 from suji.web.classes.access import bp, class_required, pupil_in
 from suji.web.classes.models import ADAPTIVE, FIXED, LIVE, ClassPupil, SchoolClass
 from suji.web.classes.views import CLASS_PAGE, lang
+from suji.web.links import attachment
 from suji.web.settings import local_time
 
 MAX_ALERTS_SHOWN = 12  # the class page lists the first ones; the rest are on the reports page and in the CSV
 
 
 def csv_response(data: bytes, name: str) -> Response:
-    """A CSV download (already UTF-8 with a BOM, suji.core.spreadsheet) named `name` (ASCII)."""
+    """A CSV download (already UTF-8 with a BOM, suji.core.spreadsheet) named `name`."""
     response = make_response(data)
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Content-Disposition"] = attachment(name)
     return response
 
 
@@ -80,7 +81,7 @@ def skills_csv(teacher: Teacher, cls: SchoolClass) -> Response:
     starts, rows = progress.class_progress(store.pupils_of(cls), weeks)
     lines = [(r.name, r.number, dict(r.levels), dict(r.weeks)) for r in rows]
     data = rules.skills_csv(lines, FAMILIES, starts, progress.skill_name, progress.level_name, lang())
-    return csv_response(data, f"suji-class-{cls.school_year}-skills.csv")
+    return csv_response(data, f"suji-{cls.name}-{cls.school_year}-skills.csv")
 
 
 @bp.get("/teacher/classes/<class_id>/alerts.csv")
@@ -89,7 +90,7 @@ def alerts_csv(teacher: Teacher, cls: SchoolClass) -> Response:
     language = lang()
     alerts = progress.class_alerts(cls, store.pupils_of(cls))
     data = rules.alerts_csv(alerts, language, lambda alert: progress.alert_text(alert, language))
-    return csv_response(data, f"suji-class-{cls.school_year}-alerts.csv")
+    return csv_response(data, f"suji-{cls.name}-{cls.school_year}-alerts.csv")
 
 
 @bp.get("/teacher/classes/<class_id>/homework/<homework_id>/report.csv")
@@ -102,7 +103,7 @@ def homework_csv(teacher: Teacher, cls: SchoolClass, homework_id: str) -> Respon
     work.settle_time_up(assignment)
     works, mistakes = work.pupil_works(assignment, store.pupils_of(cls))
     report = assignment_report(work.problems_of(assignment), works, mistakes, work.homework_of(assignment).first_attempt_only)
-    return csv_response(report_csv(report, lang()), f"suji-class-{cls.school_year}-{assignment.kind}-{assignment.public_id}.csv")
+    return csv_response(report_csv(report, lang()), f"suji-{cls.name}-{cls.school_year}-{assignment.kind}-{assignment.title or assignment.public_id}.csv")
 
 
 def _pupil(cls: SchoolClass, pupil_id: str) -> ClassPupil:
@@ -134,7 +135,7 @@ def pupil_report_csv(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Respo
     data = pupil_csv(report, lang(), progress.skill_name, progress.level_name,
                      lambda status, language: translate(STATUS_NAMES[status], language), local_time)  # fmt: skip
     number = f"{pupil.number:02d}-" if pupil.number is not None else ""
-    return csv_response(data, f"suji-class-{cls.school_year}-pupil-{number}{pupil.public_id}.csv")
+    return csv_response(data, f"suji-{cls.name}-{cls.school_year}-{number}{pupil.name}.csv")
 
 
 # ---- the class page's "Alerts" panel ----

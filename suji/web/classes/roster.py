@@ -21,6 +21,7 @@ from suji.web.classes import store
 from suji.web.classes.access import bp, class_required, pupil_in
 from suji.web.classes.models import ClassPupil, SchoolClass
 from suji.web.classes.views import BOARD_NAMES, SAVED, STALE, class_page_parts, int_field, lang
+from suji.web.links import attachment
 
 EXTRA_TIME_NAMES = {
     "1": lazy_gettext("As for everyone"),
@@ -95,7 +96,8 @@ def export_pupil(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Response:
     pupil = pupil_in(cls, pupil_id)
     response = make_response(json.dumps(store.export(cls, pupil), ensure_ascii=False, indent=1))
     response.headers["Content-Type"] = "application/json; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="suji-pupil-{pupil.public_id}.json"'
+    number = f"{pupil.number:02d}-" if pupil.number is not None else ""
+    response.headers["Content-Disposition"] = attachment(f"suji-{cls.name}-{cls.school_year}-{number}{pupil.name}.json")
     return response
 
 

@@ -21,6 +21,7 @@ from suji.web.classes import store
 from suji.web.classes.access import bp, class_required, teacher_required
 from suji.web.classes.models import SchoolClass
 from suji.web.i18n import select_locale
+from suji.web.links import attachment
 
 MADE = lazy_gettext("The class is made. Add your pupils below.")
 SAVED = lazy_gettext("Saved.")
@@ -132,7 +133,7 @@ def export(teacher: Teacher, cls: SchoolClass) -> Response:
     """Everything kept about the class and its pupils, as one JSON file."""
     response = make_response(json.dumps(store.export(cls), ensure_ascii=False, indent=1))
     response.headers["Content-Type"] = "application/json; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="suji-class-{cls.school_year}.json"'
+    response.headers["Content-Disposition"] = attachment(f"suji-{cls.name}-{cls.school_year}.json")
     return response
 
 
