@@ -416,3 +416,50 @@ def test_a_level_one_problem_marks_the_operator_dice_its_level_does_not_need(app
         assert ('id="bonus-line"' in page) == bool(bonus), (index, problem["operator_dice"])
         marked += bool(bonus)
     assert marked  # six level-1 problems of the standard dice: some have × ÷ or a die of the fourth kind
+
+
+def test_a_teacher_moves_the_due_date_and_the_late_marks_follow_it(app, teacher, before_the_due_date):
+    """No homework could be changed once set: a class that needed two more days had none."""
+    from datetime import datetime
+
+    class_id = make_class(teacher)
+    set_homework(teacher, class_id, count="2", due_at="2026-12-02T17:00")
+    hana = pupil_client(app, print_cards(teacher, class_id)["Hana"])
+    [hw] = homework_ids(hana)
+    solve(app, hana, hw, 0)
+    before_the_due_date["now"] = datetime(2026, 12, 3, 1, 0)  # past the due date
+    solve(app, hana, hw, 1)
+
+    def late_marks() -> tuple[list[bool], bool, list[bool]]:
+        with app.app_context():
+            answers = [r.late for r in db.session.scalars(select(AssignmentAnswer).order_by(AssignmentAnswer.problem))]
+            tries = [t.late for t in db.session.scalars(select(AssignmentAttempt).order_by(AssignmentAttempt.id))]
+            return answers, db.session.scalar(select(AssignmentWork.finished_late)), tries
+
+    assert late_marks() == ([False, True], True, [False, True])
+    page = teacher.get(f"/teacher/classes/{class_id}/homework/{hw}").get_data(as_text=True)
+    assert 'id="change-homework"' in page and 'value="2026-12-02T17:00"' in page
+    moved = teacher.post(f"/teacher/classes/{class_id}/homework/{hw}/edit",
+                         data={"title": "Sheet 3 (two more days)", "due_at": "2026-12-04T17:00"})  # fmt: skip
+    assert moved.status_code == 303
+    assert late_marks() == ([False, False], False, [False, False])
+    page = teacher.get(f"/teacher/classes/{class_id}/homework/{hw}").get_data(as_text=True)
+    assert "Sheet 3 (two more days)" in page and "Finished late" not in page
+    assert "Sheet 3 (two more days)" in hana.get("/my/").get_data(as_text=True)  # the pupil's page too
+    teacher.post(f"/teacher/classes/{class_id}/homework/{hw}/edit", data={"title": "Sheet 3", "due_at": "2026-12-02T17:00"})
+    assert late_marks() == ([False, True], True, [False, True])  # and back
+
+
+def test_a_wrong_new_due_date_is_refused_with_what_was_typed_kept(app, teacher):
+    class_id = make_class(teacher)
+    set_homework(teacher, class_id)
+    hana = pupil_client(app, print_cards(teacher, class_id)["Hana"])
+    [hw] = homework_ids(hana)
+    refused = teacher.post(f"/teacher/classes/{class_id}/homework/{hw}/edit", data={"title": "  ", "due_at": "next week"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and 'id="edit-errors"' in page and 'value="next week"' in page
+    assert 'id="change-homework" open' in page and 'aria-invalid="true"' in page
+    with app.app_context():
+        assert db.session.scalar(select(Assignment.title).where(Assignment.public_id == hw)) == "Sheet 3"
+    live = teacher.post(f"/teacher/classes/{class_id}/homework/nothing/edit", data={"title": "x", "due_at": DUE})
+    assert live.status_code == 404

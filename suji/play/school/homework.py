@@ -130,14 +130,12 @@ def parse_homework(
 ) -> tuple[Homework, list[SchoolError]]:
     """The teacher's homework form (all strings) as a Homework and every refusal, each naming its field."""
     errors: list[SchoolError] = []
-    title = " ".join(str(form.get("title") or "").split())[:200]
-    if not 1 <= len(title) <= MAX_TITLE:
-        errors.append(HomeworkError("title", "title", high=MAX_TITLE))
+    title = _title(form, errors)
     kind = str(form.get("kind") or FIXED)
     if kind not in (FIXED, ADAPTIVE):
         errors.append(HomeworkError("kind", "kind"))
         kind = FIXED
-    values: dict[str, object] = {"title": title[:MAX_TITLE], "kind": kind}
+    values: dict[str, object] = {"title": title, "kind": kind}
     fields = {k: form[k] for k in ("count", "level", "seed", "version", "hints", "hint_cost") if k in form}
     if kind == FIXED:
         settings, class_errors = parse_settings({k: str(v) for k, v in fields.items()})
@@ -167,18 +165,41 @@ def parse_homework(
     except HomeworkError as error:
         errors.append(replace_field(error, "opens_at"))
         opens_at = None
+    due_at = _due(form, now, zone, opens_at, errors)
+    return Homework(**values, opens_at=opens_at, due_at=due_at), errors  # type: ignore[arg-type]
+
+
+def parse_schedule(
+    form: Mapping[str, object], now: datetime, zone: tzinfo, opens_at: datetime | None
+) -> tuple[str, datetime | None, list[SchoolError]]:
+    """A homework's new title and due date (the teacher's "Change" form), with the rules of a new homework's:
+    (title, due date, every refusal naming its field)."""
+    errors: list[SchoolError] = []
+    title = _title(form, errors)
+    return title, _due(form, now, zone, opens_at, errors), errors
+
+
+def _title(form: Mapping[str, object], errors: list[SchoolError]) -> str:
+    title = " ".join(str(form.get("title") or "").split())[:200]
+    if not 1 <= len(title) <= MAX_TITLE:
+        errors.append(HomeworkError("title", "title", high=MAX_TITLE))
+    return title[:MAX_TITLE]
+
+
+def _due(form: Mapping[str, object], now: datetime, zone: tzinfo, opens_at: datetime | None,
+         errors: list[SchoolError]) -> datetime | None:  # fmt: skip
     try:
         due_at = read_moment(form.get("due_at"), zone)
         if due_at is None:
             raise HomeworkError("when")
     except HomeworkError as error:
         errors.append(replace_field(error, "due_at"))
-        due_at = None
-    if due_at is not None and opens_at is not None and due_at <= opens_at:
+        return None
+    if opens_at is not None and due_at <= opens_at:
         errors.append(HomeworkError("due_before_open", "due_at"))
-    if due_at is not None and due_at > now + MAX_AHEAD:
+    if due_at > now + MAX_AHEAD:
         errors.append(HomeworkError("too_far", "due_at"))
-    return Homework(**values, opens_at=opens_at, due_at=due_at), errors  # type: ignore[arg-type]
+    return due_at
 
 
 def replace_field(error: SchoolError, field: str) -> SchoolError:

@@ -98,7 +98,30 @@ def sheet_url(homework: rules.Homework) -> str:
 def homework_page(teacher: Teacher, cls: SchoolClass, homework_id: str) -> str:
     """The homework's (or live lesson's) report: who has not started, is working, finished or finished late, each
     pupil's counted score and problems, each problem's share solved and most common mistake (CSV: .reports)."""
-    assignment = _assignment(cls, homework_id, (FIXED, ADAPTIVE, LIVE))
+    return _homework_page(teacher, cls, _assignment(cls, homework_id, (FIXED, ADAPTIVE, LIVE)))
+
+
+@bp.post("/teacher/classes/<class_id>/homework/<homework_id>/edit")
+@class_required
+def edit_homework(teacher: Teacher, cls: SchoolClass, homework_id: str) -> Response | tuple[str, int]:
+    """A new title and due date (a class that needs more time, a pupil away); late marks follow the new date."""
+    assignment = _assignment(cls, homework_id)
+    form = {k: str(request.form.get(k, ""))[:100] for k in ("title", "due_at")}
+    title, due_at, errors = rules.parse_schedule(form, utcnow(), local_zone(), assignment.opens_at)
+    if errors or due_at is None:
+        return _homework_page(teacher, cls, assignment, form, errors), 400
+    try:
+        work.reschedule(assignment, title, due_at)
+    except work.WorkError as error:  # changed meanwhile in another tab
+        flash(error.message(lang()), "error")
+    else:
+        flash(gettext("Saved. Work handed in after the new due date is marked late, and only that."), "info")
+    return redirect(url_for("classes.homework_page", class_id=cls.public_id, homework_id=assignment.public_id),
+                    code=303)  # fmt: skip
+
+
+def _homework_page(teacher: Teacher, cls: SchoolClass, assignment: Assignment, edit_form: dict | None = None,
+                   edit_errors: list | tuple = ()) -> str:  # fmt: skip
     work.settle_time_up(assignment)
     homework = work.homework_of(assignment)
     pupils = store.pupils_of(cls)
@@ -109,6 +132,8 @@ def homework_page(teacher: Teacher, cls: SchoolClass, homework_id: str) -> str:
         pupils=pupils, rows=list(zip(report.rows, pupils, strict=True)), kind_names=KIND_NAMES,
         window=rules.window(homework, utcnow()), minutes=lambda seconds: decimal_text(Fraction(seconds) / 60, 1),
         sheet_url=sheet_url(homework) if assignment.kind != ADAPTIVE else None, extra_time=EXTRA_TIME,
+        edit_form=edit_form or {"title": assignment.title, "due_at": local_input(assignment.due_at)},
+        edit_errors=[(getattr(e, "field", None), e.message(lang())) for e in edit_errors],
     )  # fmt: skip
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -82,6 +82,25 @@ def create_homework(cls: SchoolClass, homework: Homework) -> Assignment:
     db.session.add(row)
     db.session.commit()
     return row
+
+
+def reschedule(assignment: Assignment, title: str, due_at: datetime) -> None:
+    """A homework's new title and due date; what was handed in after it is marked late, and only that (a due date
+    moved later clears the late marks of work done before it)."""
+    data = json.loads(assignment.settings_json)
+    data["title"] = title
+    assignment.title, assignment.settings_json, assignment.due_at = title, json.dumps(data, ensure_ascii=False), due_at
+    mine = AssignmentAttempt.assignment_id == assignment.id
+    db.session.execute(update(AssignmentAttempt).where(mine).values(late=AssignmentAttempt.created_at > due_at))
+    db.session.execute(
+        update(AssignmentAnswer).where(AssignmentAnswer.assignment_id == assignment.id)
+        .values(late=and_(AssignmentAnswer.done, AssignmentAnswer.updated_at > due_at))
+    )  # fmt: skip
+    db.session.execute(
+        update(AssignmentWork).where(AssignmentWork.assignment_id == assignment.id)
+        .values(finished_late=and_(AssignmentWork.finished_at.is_not(None), AssignmentWork.finished_at > due_at))
+    )  # fmt: skip
+    _commit()
 
 
 def homework_of(assignment: Assignment) -> Homework:
