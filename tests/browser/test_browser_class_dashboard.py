@@ -107,6 +107,28 @@ def test_the_dashboard_on_a_projector(server, browser, lang):
     expect(mistake).to_contain_text(WORDS[lang]["nearest"])
     shot(teacher, f"class-dashboard-running-1280-{lang}")
 
+    # On a 1920 × 1080 projector: the whole width in large type, and the names hidden; both kept after a reload
+    # (this computer's choice) and through the grid's polling.
+    teacher.set_viewport_size({"width": 1920, "height": 1080})
+    narrow = teacher.locator("#class-grid").bounding_box()["width"]
+    teacher.click("#projector-view")
+    teacher.click("#hide-names")
+    expect(teacher.locator("#hide-names")).to_have_attribute("aria-pressed", "true")
+    assert teacher.locator("#class-grid").bounding_box()["width"] > narrow * 1.3
+    size = teacher.locator("#class-grid tbody th.name").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 24, size
+    teacher.reload()
+    expect(teacher.locator("#class-grid tbody")).not_to_contain_text("Mio", use_inner_text=True)
+    teacher.wait_for_function(
+        "() => document.querySelector('#live-note') && document.querySelector('#class-grid')", timeout=WAIT_MS
+    )
+    expect(teacher.locator("#class-grid tbody th.name").first).to_contain_text("1", use_inner_text=True)
+    shot(teacher, f"class-dashboard-projector-1920-{lang}")
+    teacher.click("#hide-names")
+    expect(teacher.locator("#class-grid tbody")).to_contain_text("Mio", use_inner_text=True)
+    teacher.click("#projector-view")
+    teacher.set_viewport_size({"width": 1280, "height": 800})
+
     csv_text = teacher.request.get(teacher.url.split("#")[0] + "/results.csv").text().lstrip("\ufeff")
     rows = list(csv.reader(io.StringIO(csv_text)))
     solved = [i for i, h in enumerate(rows[0]) if re.search(r"(solved|正解)$", h)]

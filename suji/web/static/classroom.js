@@ -78,6 +78,26 @@
       });
     };
     setTimeout(poll, every);
+
+    // The projector's switches: a class on the page, kept for the next lesson on this computer.
+    var switches = document.getElementById("view-switches");
+    var toggles = [["projector-view", "projector", "suji-dashboard-projector"],
+                   ["hide-names", "names-hidden", "suji-dashboard-hide-names"]];
+    if (switches) {
+      switches.hidden = false;
+      toggles.forEach(function (t) {
+        var button = document.getElementById(t[0]);
+        var set = function (on) {
+          document.body.classList.toggle(t[1], on);
+          button.setAttribute("aria-pressed", on ? "true" : "false");
+          try { localStorage.setItem(t[2], on ? "1" : ""); } catch (e) { /* private mode: for this page only */ }
+        };
+        var kept = "";
+        try { kept = localStorage.getItem(t[2]) || ""; } catch (e) { kept = ""; }
+        set(kept === "1");
+        button.addEventListener("click", function () { set(!document.body.classList.contains(t[1])); });
+      });
+    }
   }
 
   // ---- a pupil's page ----
