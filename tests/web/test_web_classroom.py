@@ -616,7 +616,7 @@ def test_a_class_number_beside_the_name_orders_the_grid_and_heads_the_csv(app, c
     assert refused.status_code == 400 and "出席番号は1～99" in strip_ruby(refused.get_data(as_text=True))
     assert 'value="100"' in refused.get_data(as_text=True)  # what was typed is kept
     grid = client.get(f"/class/{session_id}").get_data(as_text=True)
-    names = re.findall(r'<th scope="row" class="name">(?:<span class="class-number">(\d+)</span> )?([^<\n]+)', grid)
+    names = re.findall(r'<span class="pupil-named">(?:<span class="class-number">(\d+)</span> )?([^<\n]+)', grid)
     assert [(n, name.strip()) for n, name in names] == [("3", "はな"), ("12", "けんた"), ("", "Mio")]
     rows = client.get(f"/class/{session_id}/results.csv").data.decode("utf-8-sig").splitlines()
     assert rows[0].startswith("番号,名前") and [r.split(",")[:2] for r in rows[1:]] == [
