@@ -19,6 +19,11 @@ def date_text(day: date, lang: str) -> str:
     return format_skeleton("MMMd", day, locale=_LOCALES.get(lang, "ja"))
 
 
+def day_text(day: date, lang: str) -> str:
+    """A day with its year, as a sentence writes it: 2027年6月29日 / 29 Jun 2027."""
+    return format_skeleton("yMMMd", day, locale=_LOCALES.get(lang, "ja"))
+
+
 def moment_text(moment: datetime, lang: str, zone: tzinfo) -> str:
     """A moment with its date and time in `zone`: 2026年12月2日 11:43 / 2 Dec 2026 11:43."""
     aware = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(zone)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from suji.core.dates import date_text, moment_text
+from suji.core.dates import date_text, day_text, moment_text
 from suji.core.decimals import equals_sign
 from suji.core.i18n import LANGUAGES, bracketed, labelled
 from suji.web.i18n import LANG_COOKIE, LANG_COOKIE_MAX_AGE, select_locale
@@ -24,6 +24,7 @@ def inject_helpers() -> dict:
         "languages": LANGUAGES,
         "has_endpoint": lambda name: name in current_app.view_functions,
         "date_text": date_text,  # a day as 12月2日 / 2 Dec (suji.core.dates)
+        "day_text": lambda day: day_text(day, select_locale()),  # with its year: 2027年6月29日 / 29 Jun 2027
         # an aware moment in its own zone as 2026年12月2日 11:43 / 2 Dec 2026 11:43
         "moment_text": lambda moment: moment_text(moment, select_locale(), moment.tzinfo),
         # a remark in brackets and a label with its colon, in the page language's punctuation (suji.core.i18n)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
-from suji.core.dates import date_text, moment_text
+from suji.core.dates import date_text, day_text, moment_text
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 
@@ -22,3 +22,7 @@ def test_a_stored_naive_moment_is_utc_and_no_zone_name_or_iso_is_printed():
     text = moment_text(datetime(2026, 12, 31, 15, 5), "ja", TOKYO)
     assert text == "2027年1月1日 0:05"
     assert "JST" not in text and "-" not in text
+
+
+def test_a_day_with_its_year_as_a_sentence_writes_it():
+    assert day_text(date(2027, 6, 29), "ja") == "2027年6月29日" and day_text(date(2027, 6, 29), "en") == "29 Jun 2027"

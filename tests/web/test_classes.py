@@ -106,7 +106,9 @@ def test_the_export_holds_the_class_and_every_pupil(app, teacher):
     response = teacher.get(f"/teacher/classes/{class_id}/export.json")
     assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
     data = json.loads(response.get_data(as_text=True))
-    assert data["class"]["name"] == "4-2" and data["class"]["kept_until"] == "2027-06-29"
+    assert data["class"]["name"] == "4-2" and data["class"]["kept_until"] == "2027-06-29"  # the file: ISO
+    page = teacher.get(f"/teacher/classes/{class_id}").get_data(as_text=True)
+    assert "29 Jun 2027" in page and "2027-06-29" not in page  # the page: as a sentence writes it
     assert [(p["name"], p["number"]) for p in data["pupils"]] == [("Hana", 1), ("Ken", 2), ("Mia", 3)]
 
 
