@@ -111,6 +111,9 @@ def test_the_skills_grid_shows_levels_from_the_learner_model_and_the_weeks(clien
     ken = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
     assert re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken)[-1] == ("low", "0 of 3")
     assert one.count("Week of") == 4
+    term = client.get(f"/teacher/classes/{class_id}/reports?skill=times&weeks=13").get_data(as_text=True)
+    assert term.count("Week of") == 13  # a term (学期), to set beside the last one
+    assert "13 weeks" in client.get(f"/teacher/classes/{class_id}/reports").get_data(as_text=True)
     lines = rows_of(client.get(f"/teacher/classes/{class_id}/reports/skills.csv?weeks=4"))
     assert len(lines) == 1 + 5 * 10 and lines[0][:4] == ["No.", "Name", "Skill", "Level now"]
     ken_times = next(r for r in lines if r[1] == "Ken" and r[2] == "× (times)")

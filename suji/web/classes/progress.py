@@ -51,8 +51,10 @@ from suji.web.practice import store as practice
 from suji.web.practice.models import PracticeAnswer, PracticeProfile
 from suji.web.settings import local_time, local_zone
 
-WEEK_CHOICES = (4, 6, 8)
+# 13 weeks is a term (学期): a teacher compares this term's weeks with the last one's at a glance.
+WEEK_CHOICES = (4, 6, 8, 13)
 MAX_WEEKS = max(WEEK_CHOICES)
+PUPIL_REPORT_WEEKS = 8  # the printed page for a parents' meeting, unless the teacher asks for another
 # Not mistakes of a formula: a practice goal of points not reached (a target was made), a problem skipped.
 NOT_MISTAKES = ("below_goal", SKIPPED)
 

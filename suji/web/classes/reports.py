@@ -115,7 +115,7 @@ def _pupil(cls: SchoolClass, pupil_id: str) -> ClassPupil:
 def pupil_report(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> str:
     """One pupil's page for a parents' meeting: skills and weeks, homework, lessons, what to work on."""
     pupil = _pupil(cls, pupil_id)
-    weeks = progress.weeks_shown(request.args.get("weeks") or progress.MAX_WEEKS)
+    weeks = progress.weeks_shown(request.args.get("weeks") or progress.PUPIL_REPORT_WEEKS)
     report = progress.pupil_report(cls, pupil, weeks)
     language = lang()
     return render_template(
@@ -130,7 +130,7 @@ def pupil_report(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> str:
 @class_required
 def pupil_report_csv(teacher: Teacher, cls: SchoolClass, pupil_id: str) -> Response:
     pupil = _pupil(cls, pupil_id)
-    weeks = progress.weeks_shown(request.args.get("weeks") or progress.MAX_WEEKS)
+    weeks = progress.weeks_shown(request.args.get("weeks") or progress.PUPIL_REPORT_WEEKS)
     report = progress.pupil_report(cls, pupil, weeks)
     data = pupil_csv(report, lang(), progress.skill_name, progress.level_name,
                      lambda status, language: translate(STATUS_NAMES[status], language), local_time)  # fmt: skip
