@@ -63,7 +63,9 @@ def test_the_stored_matches_never_push_the_page_sideways(server, browser, lang, 
     page.goto(f"{server}/lessons/dice-monsters/experiment/matches")
     assert page_width(page) <= size[0]
     stored = page.locator("table.stored")
-    assert stored.locator("td").first.inner_text().strip() == "10,000"
+    cell = stored.locator("td").first.inner_text().strip()
+    # On a phone the heading stands beside the value, as text of the page (so that it gets furigana)
+    assert cell == ("10,000" if size[0] > 700 else {"en": "games: 10,000", "ja": "試合数：10,000"}[lang])
     shot(page, f"dice-monsters-matches-{size[0]}-{lang}")
     page.context.close()
 
