@@ -150,3 +150,31 @@ def test_thirty_attacks_fit_a_phone(server, browser, lang, size):
         first.click()  # the attack is played: the page comes back with what happened
     expect(page.locator("[aria-labelledby=happened-h]")).to_be_visible()
     page.context.close()
+
+
+def test_a_table_wider_than_the_phone_shows_a_shadow_where_more_of_it_is(server, browser):
+    """A child did not guess that the ≥ table scrolls sideways: its edge with more table is shaded, and the
+    shading goes once the end is reached."""
+    import io
+
+    from PIL import Image
+
+    page = new_page(browser, server, "ja", 360, 740)
+    page.goto(f"{server}/lessons/dice-monsters")
+    box = page.locator(".table-wrap").first
+    box.scroll_into_view_if_needed()
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")
+
+    def edge_darkness() -> tuple[int, int]:
+        """How dark the box's leftmost and rightmost columns are, halfway down (255: white)."""
+        shot_bytes = box.screenshot()
+        image = Image.open(io.BytesIO(shot_bytes)).convert("L")
+        y = image.height // 2
+        return image.getpixel((1, y)), image.getpixel((image.width - 2, y))
+
+    left, right = edge_darkness()
+    assert right < 235 and left > 245  # more to the right: the right edge is shaded
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    left, right = edge_darkness()
+    assert left < 235 and right > 245  # at the end: the shade has moved to the left
+    page.context.close()
