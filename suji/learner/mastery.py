@@ -19,15 +19,16 @@ answer ("√ is now Familiar", "Your rating went up"). Days in a row (`Days`) co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 import numpy as np
 
 from suji.core.decimals import round_half_up
-from suji.core.i18n import N_
+from suji.core.i18n import N_, translate
 from suji.learner.bank import Bank
-from suji.learner.families import FAMILIES, FAMILY_INDEX
+from suji.learner.families import FAMILIES, FAMILY_INDEX, FAMILY_NAMES
 from suji.learner.model import Learner, Skill, expected
 
 NOT_STARTED, ATTEMPTED, FAMILIAR, PROFICIENT, MASTERED = (
@@ -45,6 +46,9 @@ FAMILIAR_CHANCE, PROFICIENT_CHANCE, MASTERED_CHANCE = 0.5, 0.7, 0.85
 FAMILIAR_MADE, PROFICIENT_MADE, MASTERED_MADE = 3, 3, 5
 MASTERED_RECENT = 3  # the last answers that must all be made (outcome at least 0.75: at most one hint)
 
+# Several skills back to one level after one answer: one line, not one a skill (five such lines after a pupil's
+# first miss read as a telling-off).
+LEVELS_DOWN_TEXT = N_("%(families)s are back to %(level)s. Keep practising and they will come back.")
 CHANGE_TEXT = {
     "level_up": N_("%(family)s is now %(level)s."),
     "level_down": N_("%(family)s is back to %(level)s. Keep practising and it will come back."),
@@ -176,3 +180,30 @@ class Days:
         if self.last is None or (today - self.last).days > 1:
             return 0
         return self.streak
+
+
+def change_message(change: Change, lang: str) -> str:
+    """One change as a line of text in `lang` (the API's and the pages' one wording)."""
+    params: dict[str, object] = {"points": change.points}
+    if change.family:
+        params["family"] = translate(FAMILY_NAMES[change.family], lang)
+    if change.level:
+        params["level"] = translate(LEVEL_NAMES[change.level], lang)
+    return translate(CHANGE_TEXT[change.code], lang, **params)
+
+
+def change_lines(changes: Sequence[Change], lang: str) -> list[str]:
+    """What an answer changed, as the pages show it: the skills that went back to one level in one line."""
+    lines: list[str] = []
+    downs: dict[str, list[str]] = {}  # level → the families back to it, in the order met
+    for change in changes:
+        if change.code == "level_down" and change.level and change.family:
+            downs.setdefault(change.level, []).append(change.family)
+    for change in changes:
+        if change.code != "level_down" or not change.level or len(downs.get(change.level, ())) < 2:
+            lines.append(change_message(change, lang))
+        elif change.family == downs[change.level][0]:  # the group's line, where its first member stood
+            names = [translate(FAMILY_NAMES[f], lang) for f in downs[change.level]]
+            families = "".join(f"「{n}」" for n in names) if lang == "ja" else ", ".join(names[:-1]) + " and " + names[-1]
+            lines.append(translate(LEVELS_DOWN_TEXT, lang, families=families, level=translate(LEVEL_NAMES[change.level], lang)))
+    return lines

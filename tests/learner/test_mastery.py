@@ -116,3 +116,19 @@ def test_the_rating_chart_is_plain_svg_with_words_for_a_screen_reader():
     assert (
         rating_chart([Point(start, 1000, True)], "t", "d", str).count("<circle") == 1
     )  # one answer still draws
+
+
+def test_skills_back_to_one_level_after_one_answer_are_one_line():
+    """After a pupil's first miss the page listed five "… is back to Attempted" lines, one a skill."""
+    from suji.learner.mastery import Change, change_lines, change_message
+
+    down = [Change("level_down", f, ATTEMPTED) for f in ("plus_minus", "times", "four_dice")]
+    lines = change_lines([*down, Change("level_down", "root", FAMILIAR), Change("rating_down", points=80)], "en")
+    assert lines[0] == ("+ and − (adding and taking away), × (times) and Using four number dice are back to "
+                        "Attempted. Keep practising and they will come back.")  # fmt: skip
+    assert lines[1:] == [change_message(Change("level_down", "root", FAMILIAR), "en"),
+                         change_message(Change("rating_down", points=80), "en")]  # fmt: skip
+    ja = change_lines(down, "ja")
+    assert len(ja) == 1 and ja[0].startswith("「") and ja[0].count("「") == 4  # three skills and the level
+    one = [Change("level_up", "times", FAMILIAR)]
+    assert change_lines(one, "en") == [change_message(one[0], "en")]  # a single change reads as before

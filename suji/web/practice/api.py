@@ -28,10 +28,9 @@ from flask import g, jsonify
 from werkzeug.wrappers import Response
 
 from suji.core.errors import SujiError
-from suji.core.i18n import LANGUAGES, N_, translate
-from suji.learner.families import FAMILY_NAMES
+from suji.core.i18n import LANGUAGES, N_
 from suji.learner.hints import route_hints
-from suji.learner.mastery import CHANGE_TEXT, LEVEL_NAMES, Change, levels
+from suji.learner.mastery import Change, change_message, levels
 from suji.learner.model import HINT_STEPS, Learner, best_route
 from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import MAX_FORMULA_LENGTH
@@ -137,13 +136,8 @@ def learner_json(learner: Learner, full: bool = True) -> dict:
 
 def change_json(change: Change, lang: str) -> dict:
     """One line of what an answer changed, with its message in `lang`."""
-    params = {"points": change.points}
-    if change.family:
-        params["family"] = translate(FAMILY_NAMES[change.family], lang)
-    if change.level:
-        params["level"] = translate(LEVEL_NAMES[change.level], lang)
     return {"code": change.code, "family": change.family, "level": change.level,
-            "message": translate(CHANGE_TEXT[change.code], lang, **params)}  # fmt: skip
+            "message": change_message(change, lang)}  # fmt: skip
 
 
 @bp.get("/api/practice/next")

@@ -20,7 +20,7 @@ from suji.core.i18n import N_
 from suji.learner.chart import Point, rating_chart
 from suji.learner.families import FAMILIES, FAMILY_NAMES
 from suji.learner.hints import route_hints
-from suji.learner.mastery import LEVEL_NAMES, Change, display_rating, levels
+from suji.learner.mastery import LEVEL_NAMES, Change, change_lines, display_rating, levels
 from suji.learner.model import best_route
 from suji.learner.selection import MISTAKE, NEW, REVIEW
 from suji.learner.signin import SigninError
@@ -36,7 +36,6 @@ from suji.web.i18n import select_locale
 from suji.web.links import external_url
 from suji.web.models import utcnow
 from suji.web.practice import account, answers, bp, store
-from suji.web.practice.api import change_json
 from suji.web.practice.models import PracticeAnswer
 from suji.web.practice.store import Conflict, UnknownProblem
 from suji.worksheets.signin_card import signin_card_pdf
@@ -145,7 +144,7 @@ def result(answer_id: int) -> str:
     learner = store.learner_of(profile)
     route = best_route(learner, item)[1]
     shown = route_hints(item, route)
-    lines = [change_json(Change(**c), lang)["message"] for c in json.loads(row.changes_json)]
+    lines = change_lines([Change(**c) for c in json.loads(row.changes_json)], lang)
     one_answer = gettext(ONE_ANSWER, **shown[-1].data)
     if row.made_goal and checked is not None and checked.valid:
         best = best_answer(item.roll)  # the drill's own: solved once and kept (suji.solver.search)

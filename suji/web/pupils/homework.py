@@ -191,7 +191,7 @@ def skip(pupil: ClassPupil, cls: SchoolClass, homework_id: str) -> Response:
 
 
 def _adaptive_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formula: str | None) -> Response:
-    from suji.web.practice.api import change_json
+    from suji.learner.mastery import change_lines
 
     assignment = _homework(cls, homework_id)
     lang = select_locale()
@@ -210,8 +210,8 @@ def _adaptive_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formul
         flash(gettext("One answer to the last problem: %(formula)s", formula=done.item.witness_formula), "info")
     else:
         flash(gettext("Not this time. One answer to the last problem: %(formula)s", formula=done.item.witness_formula), "error")
-    for change in done.changes:
-        flash(change_json(change, lang)["message"], "info")
+    for line in change_lines(done.changes, lang):
+        flash(line, "info")
     return redirect(_page(assignment), code=303)
 
 
