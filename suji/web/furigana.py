@@ -119,10 +119,8 @@ def with_ruby(data: dict, lang: str, *keys: str) -> dict:
         if html is not None:
             data[f"{key}_html"] = html
     error = data.get("error")
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        html = ruby_text(error["message"], lang)
-        if html is not None:
-            error["message_html"] = html
+    if isinstance(error, dict):
+        with_ruby(error, lang, "message")
     return data
 
 

@@ -128,15 +128,18 @@ def settle_ended(lesson: Assignment, now: datetime | None = None) -> None:
     rows = db.session.execute(
         select(AssignmentWork).where(AssignmentWork.assignment_id == lesson.id, AssignmentWork.finished_at.is_(None))
     ).scalars().all()  # fmt: skip
+    students = {}  # the session's rows of these pupils, read in one query
+    if session is not None and rows:
+        students = {s.pupil_id: s for s in db.session.scalars(
+            select(ClassStudent).where(ClassStudent.session_id == session.id,
+                                       ClassStudent.pupil_id.in_([w.pupil_id for w in rows]))
+        )}  # fmt: skip
     changed = False
     for work in rows:
         if session is None:  # purged or deleted: long over
             end = work.last_answer_at or work.started_at or now
         else:
-            student = db.session.scalar(
-                select(ClassStudent).where(ClassStudent.session_id == session.id,
-                                           ClassStudent.pupil_id == work.pupil_id)
-            )  # fmt: skip
+            student = students.get(work.pupil_id)
             if classroom.phase(session, now, student) != core.ENDED:
                 continue
             lived = classroom.pupil_clock(session, student)
