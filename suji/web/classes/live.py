@@ -18,19 +18,11 @@ import json
 from datetime import datetime
 
 from sqlalchemy import delete, select
-from sqlalchemy.orm.exc import StaleDataError
 
 from suji.play import classroom as core
 from suji.play.classroom import Progress
 from suji.rules.language.reader import MAX_FORMULA_LENGTH
-from suji.web.classes.models import (
-    LIVE,
-    Assignment,
-    AssignmentAttempt,
-    AssignmentWork,
-    ClassPupil,
-    SchoolClass,
-)
+from suji.web.classes.models import LIVE, Assignment, AssignmentAttempt, ClassPupil, SchoolClass
 from suji.web.classes.store import new_public_id
 from suji.web.classes.work import _answer_row, _finish_if_done, _locked_work, _store_progress, _touch
 from suji.web.classroom import store as classroom
@@ -118,38 +110,6 @@ def keep_work(session: ClassSession, student: ClassStudent, index: int, progress
         work.last_answer_at = now
         _finish_if_done(lesson, work, len(json.loads(lesson.problems_json)), now)
     _touch(student.pupil_id, now)  # type: ignore[arg-type]
-
-
-def settle_ended(lesson: Assignment, now: datetime | None = None) -> None:
-    """Mark finished, when the lesson ended for them, the work of every pupil who began it and is not done: a
-    lesson the teacher ended, whose time ran out (a pupil's extra time counted), or whose session is gone."""
-    now = now or utcnow()
-    session = db.session.get(ClassSession, lesson.class_session_id) if lesson.class_session_id else None
-    rows = db.session.execute(
-        select(AssignmentWork).where(AssignmentWork.assignment_id == lesson.id, AssignmentWork.finished_at.is_(None))
-    ).scalars().all()  # fmt: skip
-    students = {}  # the session's rows of these pupils, read in one query
-    if session is not None and rows:
-        students = {s.pupil_id: s for s in db.session.scalars(
-            select(ClassStudent).where(ClassStudent.session_id == session.id,
-                                       ClassStudent.pupil_id.in_([w.pupil_id for w in rows]))
-        )}  # fmt: skip
-    changed = False
-    for work in rows:
-        if session is None:  # purged or deleted: long over
-            end = work.last_answer_at or work.started_at or now
-        else:
-            student = students.get(work.pupil_id)
-            if classroom.phase(session, now, student) != core.ENDED:
-                continue
-            lived = classroom.pupil_clock(session, student)
-            end = min(filter(None, (lived.ended_at, lived.ends_at, now)))
-        work.finished_at, work.finished_late, changed = end, False, True
-    if changed:
-        try:
-            db.session.commit()
-        except StaleDataError:  # a move meanwhile; the next look settles it
-            db.session.rollback()
 
 
 def install() -> None:

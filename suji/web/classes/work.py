@@ -47,6 +47,8 @@ from suji.web.classes.models import (
     SchoolClass,
 )
 from suji.web.classes.store import new_public_id
+from suji.web.classroom import store as classroom
+from suji.web.classroom_models import ClassSession, ClassStudent
 from suji.web.extensions import db
 from suji.web.models import insert_or_keep, utcnow
 
@@ -331,9 +333,6 @@ def settle_time_up(assignment: Assignment, now: datetime | None = None) -> None:
     """Mark finished (when its time ran out) every pupil's timed work past its limit that nobody has looked at
     since: the reports then count it as finished. A live lesson's work is finished once the lesson has ended."""
     if assignment.kind == LIVE:
-        # live reads this module: asked for here, not at import
-        from suji.web.classes.live import settle_ended
-
         settle_ended(assignment, now)
         return
     homework = homework_of(assignment)
@@ -353,6 +352,38 @@ def settle_time_up(assignment: Assignment, now: datetime | None = None) -> None:
         try:
             db.session.commit()
         except StaleDataError:  # the pupil answered meanwhile; the next look settles it
+            db.session.rollback()
+
+
+def settle_ended(lesson: Assignment, now: datetime | None = None) -> None:
+    """Mark finished, when the lesson ended for them, the work of every pupil who began it and is not done: a
+    lesson the teacher ended, whose time ran out (a pupil's extra time counted), or whose session is gone."""
+    now = now or utcnow()
+    session = db.session.get(ClassSession, lesson.class_session_id) if lesson.class_session_id else None
+    rows = db.session.execute(
+        select(AssignmentWork).where(AssignmentWork.assignment_id == lesson.id, AssignmentWork.finished_at.is_(None))
+    ).scalars().all()  # fmt: skip
+    students = {}  # the session's rows of these pupils, read in one query
+    if session is not None and rows:
+        students = {s.pupil_id: s for s in db.session.scalars(
+            select(ClassStudent).where(ClassStudent.session_id == session.id,
+                                       ClassStudent.pupil_id.in_([w.pupil_id for w in rows]))
+        )}  # fmt: skip
+    changed = False
+    for work in rows:
+        if session is None:  # purged or deleted: long over
+            end = work.last_answer_at or work.started_at or now
+        else:
+            student = students.get(work.pupil_id)
+            if classroom.phase(session, now, student) != core.ENDED:
+                continue
+            lived = classroom.pupil_clock(session, student)
+            end = min(filter(None, (lived.ended_at, lived.ends_at, now)))
+        work.finished_at, work.finished_late, changed = end, False, True
+    if changed:
+        try:
+            db.session.commit()
+        except StaleDataError:  # a move meanwhile; the next look settles it
             db.session.rollback()
 
 
