@@ -74,3 +74,30 @@ def pupil_client(app, code: str, lang: str = "en"):
     response = device.post("/signin", data={"code": code})
     assert response.status_code == 303, response.get_data(as_text=True)
     return device
+
+
+def misses(problem, count: int, with_face: str | None = None) -> list[str]:
+    """`count` formulas that the problem's dice make and that miss every target (each a try that counts: a
+    formula the checker refuses is no try), with the `with_face` die as their only operator when given. `problem`: a ClassProblem or
+    its dict."""
+    from suji.rules.exact import as_rational
+    from suji.rules.language.evaluate import evaluate
+    from suji.rules.language.printing import format_faces
+    from suji.solver.listing import all_formulas
+
+    if isinstance(problem, dict):
+        from suji.play.classroom import ClassProblem
+
+        problem = ClassProblem.from_dict(problem)
+    roll = problem.roll
+    found = []
+    for faces in all_formulas(roll, frozenset({with_face}) if with_face is not None else None):
+        value = as_rational(evaluate(faces))
+        if value is None or (value.denominator == 1 and int(value) in roll.targets):
+            continue
+        if with_face is None or with_face in faces:
+            found.append(faces)
+    found.sort(key=len)  # the shortest first: 2×4 rather than 21×43, which joins digits as well
+    if len(found) < count:
+        raise AssertionError(f"the roll {roll} has fewer than {count} such misses")
+    return [format_faces(faces) for faces in found[:count]]

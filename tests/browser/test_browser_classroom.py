@@ -105,9 +105,17 @@ def test_a_class_with_a_teacher_and_three_pupils(server, browser):
     # The tablet: a hint (it costs points), a miss, then the best formula.
     tablet.click("#hint-button")
     expect(tablet.locator("#hint-list li")).to_have_count(1)
+    # A slip of the finger (two operators side by side) is no try: the text stays to mend.
+    tablet.fill("#formula", f"{problems[0].roll.number_dice[0]}++")
+    tablet.click("#answer")
+    expect(tablet.locator(".flash-error")).to_contain_text("へっていません")
+    expect(tablet.locator("#tries")).to_contain_text("1回目")
+    expect(tablet.locator("#formula")).to_have_value(f"{problems[0].roll.number_dice[0]}++")
+    shot(tablet, "class-refused-800-ja")
     tablet.fill("#formula", str(problems[0].roll.number_dice[0]))
     tablet.click("#answer")
     expect(tablet.locator(".flash-error")).to_contain_text("お題の数ではありません")
+    expect(tablet.locator("#tries")).to_contain_text("2回目")
     shot(tablet, "class-miss-800-ja")
     tablet.fill("#formula", problems[0].best_formula)
     tablet.click("#answer")

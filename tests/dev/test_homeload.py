@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import delete, select, update
-from teacher_support import make_class, print_cards, pupil_client, sign_up
+from teacher_support import make_class, misses, print_cards, pupil_client, sign_up
 
 from suji.dev.homeload import failed, homework_in_database, tally
 from suji.web.classes.models import Assignment, AssignmentAttempt, AssignmentWork, ClassPupil
@@ -75,7 +75,7 @@ def test_the_count_sees_an_answer_lost_doubled_or_a_pupil_not_finished(app, clie
     with app.app_context():
         problems = json.loads(db.session.scalar(select(Assignment.problems_json).where(Assignment.public_id == hw)))
         url = db.engine.url.render_as_string(hide_password=False)
-    sends = [(hana, 0, 0, "1+1"), (hana, 0, 1, problems[0]["best_formula"]), (hana, 1, 0, problems[1]["best_formula"]),
+    sends = [(hana, 0, 0, misses(problems[0], 1)[0]), (hana, 0, 1, problems[0]["best_formula"]), (hana, 1, 0, problems[1]["best_formula"]),
              (ken, 0, 0, problems[0]["best_formula"]), (ken, 1, 0, problems[1]["best_formula"])]  # fmt: skip
     for device, index, attempt, formula in sends:
         sent = device.post(f"/my/homework/{hw}/answer", data={"problem": index, "attempt": attempt, "formula": formula})

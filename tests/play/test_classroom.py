@@ -10,6 +10,7 @@ import pytest
 from suji.play import classroom as core
 from suji.play.classroom import ClassError, ClassSettings, Progress
 from suji.rules.dice import Roll
+from suji.rules.language.errors import FormulaError
 from suji.rules.scoring import check
 from suji.worksheets import sheet
 
@@ -113,20 +114,38 @@ def test_a_made_target_scores_and_ends_the_problem():
     assert attempt.error_code is None and attempt.number == 1 and attempt.formula == "21²+4+1"
 
 
-def test_misses_use_up_the_tries_and_are_named_by_their_error_code():
+def test_misses_use_up_the_tries_and_end_the_problem_at_zero():
     settings = ClassSettings()
-    progress, attempt = core.grade("3+3", PROBLEM, Progress(), settings)
-    assert attempt.error_code == "used_too_often" and not progress.done and progress.attempts == 1
-    progress, attempt = core.grade("2+1", PROBLEM, progress, settings)
-    assert attempt.error_code == core.NOT_TARGET and not progress.done
-    assert progress.formula == "2+1"
-    progress, attempt = core.grade("21²＋＋4", PROBLEM, progress, settings)
-    assert attempt.error_code == "adjacent_operators" and attempt.number == 3
-    assert progress.formula == "21²＋＋4"  # a formula that does not read is kept as typed, mistake and all
-    assert progress.done and not progress.solved and progress.score == 0
+    progress = Progress()
+    for number, formula in enumerate(["2+1", "４３ - 1", "21²+4"], start=1):
+        progress, attempt = core.grade(formula, PROBLEM, progress, settings)
+        assert attempt.error_code == core.NOT_TARGET and attempt.number == number and attempt.score == 0
+        assert progress.attempts == number and progress.done == (number == core.MAX_ATTEMPTS)
+    assert progress.formula == "21²+4"  # the last one, in print
+    assert not progress.solved and progress.score == 0
     with pytest.raises(ClassError) as caught:
         core.grade("21²+4+1", PROBLEM, progress, settings)
     assert caught.value.code == "problem_done"
+
+
+@pytest.mark.parametrize(
+    ("formula", "code"),
+    [("3+3", "used_too_often"), ("21²＋＋4", "adjacent_operators"), ("7+1", "not_rolled"), ("21²+", "ends_with_operator")],
+)
+def test_a_formula_the_checker_refuses_is_no_try(formula, code):
+    # As in practice: a slip of the finger never costs one of the three tries (nor, where only the first try
+    # counts, the problem). The checker's error is raised and the progress is left as it was.
+    settings = ClassSettings()
+    before = Progress(attempts=2, hints_used=1)
+    with pytest.raises(FormulaError) as caught:
+        core.grade(formula, PROBLEM, before, settings)
+    assert caught.value.code == code
+    after, attempt = core.grade("21²+4+1", PROBLEM, before, settings)  # the mended formula is the third try
+    assert attempt.number == 3 and after.solved and after.score == 24 - core.hint_price(PROBLEM, settings)
+    for lang in ("ja", "en"):
+        text = core.not_a_try(caught.value, lang)
+        assert text.startswith(caught.value.message(lang)) and text != caught.value.message(lang)
+    assert core.not_a_try(caught.value, "ja") != core.not_a_try(caught.value, "en")
 
 
 def test_an_empty_formula_is_refused_and_not_counted():

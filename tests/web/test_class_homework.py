@@ -12,8 +12,9 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
-from teacher_support import make_class, print_cards, pupil_client, pupil_ids, sign_up
+from teacher_support import make_class, misses, print_cards, pupil_client, pupil_ids, sign_up
 
+from suji.core.furigana import strip_ruby
 from suji.play.classroom import ClassSettings, choose_problems
 from suji.web.classes.models import (
     Assignment,
@@ -97,7 +98,7 @@ def test_a_fixed_set_is_the_printed_sheets_problems_done_at_the_pupils_pace(app,
     page = hana.get(f"/my/homework/{hw}").get_data(as_text=True)
     assert "Problem 1 of 3" in page and 'data-roll="0"' in page
     # a miss, then the second problem first, at the pupil's pace
-    miss = send(hana, hw, 0, "1+1")
+    miss = send(hana, hw, 0, misses(problems(app, hw)[0], 1)[0])
     assert miss.status_code == 303 and "p=0" in miss.headers["Location"]
     assert "Tries left: 2" in hana.get(miss.headers["Location"]).get_data(as_text=True)
     solve(app, hana, hw, 1)
@@ -116,7 +117,7 @@ def test_a_fixed_set_is_the_printed_sheets_problems_done_at_the_pupils_pace(app,
     assert "1 / 3" in teacher.get(f"/teacher/classes/{class_id}").get_data(as_text=True)
     with app.app_context():
         codes = [c for (c,) in db.session.execute(select(AssignmentAttempt.error_code).order_by(AssignmentAttempt.id))]
-        assert codes[0] not in (None, "skipped") and codes[1:] == [None, None, "skipped"]  # the mistake's code
+        assert codes == ["not_target", None, None, "skipped"]
 
 
 def test_a_form_sent_twice_counts_once(app, teacher):
@@ -124,8 +125,9 @@ def test_a_form_sent_twice_counts_once(app, teacher):
     set_homework(teacher, class_id)
     hana = pupil_client(app, print_cards(teacher, class_id)["Hana"])
     [hw] = homework_ids(hana)
-    send(hana, hw, 0, "1+1")
-    again = send(hana, hw, 0, "1+1")  # the same page's form once more: it showed no tries used
+    miss = misses(problems(app, hw)[0], 1)[0]
+    send(hana, hw, 0, miss)
+    again = send(hana, hw, 0, miss)  # the same page's form once more: it showed no tries used
     assert "already done" in hana.get(again.headers["Location"]).get_data(as_text=True)
     assert tries(app, "Hana", hw, 0) == 1
 
@@ -182,13 +184,36 @@ def test_late_work_is_marked_not_lost(app, teacher, before_the_due_date):
     assert "Finished late" in report
 
 
+def test_a_formula_the_checker_refuses_is_no_try_and_stays_to_mend(app, teacher):
+    class_id = make_class(teacher)
+    set_homework(teacher, class_id)
+    hana = pupil_client(app, print_cards(teacher, class_id)["Hana"], lang="ja")
+    [hw] = homework_ids(hana)
+    for slip in ("9999", "1++2", "2+"):
+        sent = send(hana, hw, 0, slip)
+        assert sent.status_code == 303 and "p=0" in sent.headers["Location"]
+        page = hana.get(sent.headers["Location"]).get_data(as_text=True)
+        assert "答えられる回数はへっていません" in strip_ruby(page) and f'value="{slip}"' in page
+        assert "3回のうち1回目" in strip_ruby(page)
+    assert tries(app, "Hana", hw, 0) == 0
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(AssignmentAttempt)) == 0
+        assert db.session.scalar(select(AssignmentAnswer.first_score)) is None  # the first try is still to come
+    solve(app, hana, hw, 0)  # the page's try number was right all along
+    best = problems(app, hw)[0]["best_score"]
+    with app.app_context():
+        assert db.session.scalar(select(AssignmentAnswer.first_score)) == best
+
+
 def test_only_the_first_attempt_counts_when_the_teacher_says_so(app, teacher):
     class_id = make_class(teacher)
     set_homework(teacher, class_id, count="2", first_attempt_only="yes")
     hana = pupil_client(app, print_cards(teacher, class_id)["Hana"])
     [hw] = homework_ids(hana)
-    send(hana, hw, 0, "1+1")
+    send(hana, hw, 0, misses(problems(app, hw)[0], 1)[0])
     send(hana, hw, 0, problems(app, hw)[0]["best_formula"], attempt=1)  # made on the second try: counts 0
+    slip = send(hana, hw, 1, "1++2")  # a slip of the finger is no try: the first try is still to come
+    assert "did not use up a try" in hana.get(slip.headers["Location"]).get_data(as_text=True)
     solve(app, hana, hw, 1)
     best = [p["best_score"] for p in problems(app, hw)]
     page = hana.get(f"/my/homework/{hw}").get_data(as_text=True)
@@ -370,7 +395,8 @@ def test_concurrent_answers_from_one_pupil_lose_nothing(app, teacher):
         assert db.session.scalar(select(AssignmentWork.finished_at)) is not None
     set_homework(teacher, class_id, title="Again", count="1")
     again = next(h for h in homework_ids(devices[0]) if h != hw)
-    at_once([lambda d=d: send(d, again, 0, "1+1") for d in devices])
+    miss = misses(problems(app, again)[0], 1)[0]
+    at_once([lambda d=d: send(d, again, 0, miss) for d in devices])
     assert tries(app, "Hana", again, 0) == 1  # four forms that all showed no tries: one try counted
     with app.app_context():
         assert db.session.scalar(select(func.count()).where(AssignmentAttempt.number == 1, AssignmentAttempt.error_code.is_not(None))) == 1

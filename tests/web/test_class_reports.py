@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select, update
-from teacher_support import make_class, print_cards, pupil_client, pupil_ids, sign_up
+from teacher_support import make_class, misses, print_cards, pupil_client, pupil_ids, sign_up
 from test_class_homework import problems, send, set_homework
 
 from suji.learner.bank import load
@@ -68,7 +68,7 @@ def school(app, client):
            for title in ("Due soon", "Sheet 3", "Practice")}  # fmt: skip
     for index, p in enumerate(problems(app, ids["Sheet 3"])):
         send(devices["Hana"], ids["Sheet 3"], index, p["best_formula"])
-    for attempt, formula in enumerate(["7×8", "8×7", "7×7"]):  # no die shows a 7 or an 8: three misses with ×
+    for attempt, formula in enumerate(misses(problems(app, ids["Sheet 3"])[0], 3, "×")):  # three misses with ×
         assert send(devices["Ken"], ids["Sheet 3"], 0, formula, attempt).status_code == 303
     answer_items(devices["Mia"], ids["Practice"], 3)
     with app.app_context():
@@ -126,10 +126,10 @@ def test_a_homeworks_report_names_who_finished_and_the_most_common_mistake(clien
     assert "1 of 5 finished" in page
     with client.application.app_context():  # the mistakes as the checker named them, counted in the database
         codes = Counter(db.session.scalars(select(AssignmentAttempt.error_code).where(AssignmentAttempt.error_code.is_not(None))))
-    assert codes.most_common(1)[0] == ("not_rolled", 2)  # 7×7 uses a 7 twice
-    assert "The most common mistake: Used a die that was not rolled (2 times)." in page
+    assert codes.most_common(1)[0] == ("not_target", 3)
+    assert "The most common mistake: The value is not a target (3 times)." in page
     problem_rows = re.findall(r'<tr><th scope="row" class="num">(\d)</th>(.*?)</tr>', page, re.S)
-    assert "Used a die that was not rolled (2 times)" in problem_rows[0][1] and '20%<span class="sub">1/5</span>' in problem_rows[0][1]
+    assert "The value is not a target (3 times)" in problem_rows[0][1] and '20%<span class="sub">1/5</span>' in problem_rows[0][1]
     assert problem_rows[1][1].endswith("<td>—</td>") and '20%<span class="sub">1/5</span>' in problem_rows[1][1]  # solved by Hana alone
     lines = rows_of(client.get(f"/teacher/classes/{class_id}/homework/{ids['Sheet 3']}/report.csv"))
     by_name = {r[1]: r for r in lines[1:]}
@@ -145,7 +145,7 @@ def test_a_pupils_report_is_theirs_alone_and_prints(client, school):
     page = client.get(f"/teacher/classes/{class_id}/pupils/{pupils['Ken']}/report").get_data(as_text=True)
     assert "Learning report: Ken" in page and "To practise:" in page and "× (times)" in page
     assert "Ken missed 3 in a row on × (times)." in page
-    assert "The most common mistake: Used a die that was not rolled (2 times)." in page  # of his formulas, not skips
+    assert "The most common mistake: The value is not a target (3 times)." in page  # of his formulas, not skips
     for other in ("Hana", "Mia", "Yui", "Sora"):
         assert other not in page  # the class only as figures without names
     assert 'id="print"' in page and "reports.js" in page and "http" not in re.sub(r'href="[^"]*"', "", page.split("<main")[1])
@@ -158,7 +158,7 @@ def test_a_pupils_report_is_theirs_alone_and_prints(client, school):
     assert all(r[1] == "Ken" for r in lines if r and r[0] != "No.") and len(lines) == 1 + 10 + 1 + 1 + 3
     assert [r[3:5] for r in lines[13:]] == [["Due soon", "Not started"], ["Sheet 3", "Working on it"], ["Practice", "Not started"]]
     with client.application.app_context():
-        assert db.session.scalar(select(AssignmentAttempt.error_code).where(AssignmentAttempt.formula == "7×8")) == "not_rolled"
+        assert set(db.session.scalars(select(AssignmentAttempt.error_code).where(AssignmentAttempt.pupil_id == db.session.scalar(select(ClassPupil.id).where(ClassPupil.name == "Ken"))))) == {"not_target"}
 
 
 def test_the_reports_read_in_japanese(client, school):

@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
+from teacher_support import misses
 
 from suji.core.furigana import strip_ruby
 from suji.play.classroom import ClassProblem
@@ -53,6 +54,11 @@ def problems(app, session_id: str) -> list[ClassProblem]:
     with app.app_context():
         cls = session_row(session_id)
         return [ClassProblem.from_dict(p) for p in json.loads(cls.problems_json)]
+
+
+def a_miss(app, session_id: str) -> str:
+    """A formula of the first problem's dice that misses every target: a try that counts."""
+    return misses(problems(app, session_id)[0], 1)[0]
 
 
 def flashes(html: str) -> list[str]:
@@ -265,9 +271,26 @@ def test_a_form_sent_twice_counts_once(app, client):
     session_id, code = make_class(client)
     client.post(f"/class/{session_id}/start")
     ken = pupil(app, code, "Ken")
-    answer(ken, code, 0, 0, "9999")
-    answer(ken, code, 0, 0, "9999")
+    answer(ken, code, 0, 0, a_miss(app, session_id))
+    answer(ken, code, 0, 0, a_miss(app, session_id))
     assert "sent twice" in " ".join(flashes(page(ken, code)))
+    assert results(client, session_id)["attempts"] == 1
+
+
+def test_a_formula_the_checker_refuses_uses_no_try_and_stays_in_the_box(app, client):
+    session_id, code = make_class(client)
+    client.post(f"/class/{session_id}/start")
+    ken = pupil(app, code, "Ken")
+    for typo in ("9999", "1++2", "1+"):  # no die shows 9; two operators side by side; an operator at the end
+        response = answer(ken, code, 0, 0, typo)
+        assert response.status_code == 303 and "formula=" in response.headers["Location"]
+        shown = ken.get(response.headers["Location"]).get_data(as_text=True)
+        assert "did not use up a try" in " ".join(flashes(shown)) and "Try 1 of 3" in shown
+        assert f'value="{typo}"' in shown  # kept to mend
+    assert results(client, session_id)["attempts"] == 0
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(ClassAttempt)) == 0
+    answer(ken, code, 0, 0, a_miss(app, session_id))  # the page's try number is still right: it counts
     assert results(client, session_id)["attempts"] == 1
 
 
@@ -276,13 +299,14 @@ def test_many_pupils_answer_at_once_and_nothing_is_lost_or_doubled(app, client):
     session_id, code = make_class(client, count="2")
     client.post(f"/class/{session_id}/start")
     probs = problems(app, session_id)
+    miss = a_miss(app, session_id)
     browsers = [pupil(app, code, f"P{i}") for i in range(12)]
     errors: list[BaseException] = []
 
     def work(browser) -> None:
         try:
             for _ in range(2):  # each form twice, as a double tap would: one of each pair counts
-                answer(browser, code, 0, 0, "9999")
+                answer(browser, code, 0, 0, miss)
             answer(browser, code, 0, 1, probs[0].best_formula)
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)
@@ -336,7 +360,7 @@ def test_a_pupil_whose_device_lost_its_place_joins_again_once_the_teacher_lets_t
     session_id, code = make_class(client)
     client.post(f"/class/{session_id}/start")
     ken = pupil(app, code, "Ken")
-    answer(ken, code, 0, 0, "9999")
+    answer(ken, code, 0, 0, a_miss(app, session_id))
     new_device = app.test_client()
     new_device.set_cookie("suji_lang", "en")
     refused = new_device.post("/join", data={"code": code, "nickname": "ken"})
@@ -467,8 +491,8 @@ def test_delete_removes_the_session_and_all_its_answers(app, client):
     keep_id, keep_code = make_class(client, seed="keep")
     for sid in (session_id, keep_id):
         client.post(f"/class/{sid}/start")
-    for c in (code, keep_code):
-        answer(pupil(app, c, "Ken"), c, 0, 0, "9999")
+    for sid, c in ((session_id, code), (keep_id, keep_code)):
+        answer(pupil(app, c, "Ken"), c, 0, 0, a_miss(app, sid))
     assert "cannot be undone" in client.get(f"/class/{session_id}/delete").get_data(as_text=True)
     response = client.post(f"/class/{session_id}/delete")
     assert response.status_code == 303
@@ -486,7 +510,7 @@ def test_delete_removes_the_session_and_all_its_answers(app, client):
 def test_old_sessions_are_purged_after_the_set_number_of_days(app, client):
     old_id, old_code = make_class(client)
     client.post(f"/class/{old_id}/start")
-    answer(pupil(app, old_code, "Ken"), old_code, 0, 0, "9999")
+    answer(pupil(app, old_code, "Ken"), old_code, 0, 0, a_miss(app, old_id))
     new_id, _ = make_class(client, seed="new")
     with app.app_context():
         session_row(old_id).created_at -= timedelta(days=31)
@@ -511,7 +535,7 @@ def test_old_sessions_are_purged_after_the_set_number_of_days(app, client):
 def test_csv_summary_and_qr(app, client):
     session_id, code = make_class(client, lang="ja")
     client.post(f"/class/{session_id}/start")
-    answer(pupil(app, code, "けんた"), code, 0, 0, "9999")
+    answer(pupil(app, code, "けんた"), code, 0, 0, a_miss(app, session_id))
     response = client.get(f"/class/{session_id}/results.csv")
     assert response.mimetype == "text/csv" and response.data.startswith(b"\xef\xbb\xbf")
     assert "けんた" in response.data.decode("utf-8-sig")

@@ -41,6 +41,7 @@ from suji.play.classroom.grading import (
     grade,
     hint_price,
     level_solution,
+    not_a_try,
     problem_hints,
     skip,
     take_hint,
@@ -74,6 +75,6 @@ __all__ = [
     "NOT_TARGET", "OTHER_MISTAKE", "PAUSED", "PHASES", "RUNNING", "SKIPPED", "TEXTS", "WAITING", "Attempt",
     "ClassError", "ClassProblem", "ClassSettings", "Clock", "ProblemColumn", "Progress", "Results", "StudentRow",
     "choose_problems", "clean_class_number", "clean_code", "clean_name", "clock", "grade", "hint_price", "level_solution",
-    "mistake_name", "name_key", "new_code", "parse_settings", "problem_hints", "results", "results_csv", "skip",
+    "mistake_name", "not_a_try", "name_key", "new_code", "parse_settings", "problem_hints", "results", "results_csv", "skip",
     "take_hint", "with_seed",
 ]  # fmt: skip

@@ -4,7 +4,10 @@
     Progress ──skip / take_hint──▶ new Progress
 
 Answers are checked with the one checker, `suji.rules.scoring.check`; the browser only sends text. A made target
-scores the check's score less the hints' price (never below 0); MAX_ATTEMPTS misses end the problem at 0.
+scores the check's score less the hints' price (never below 0); MAX_ATTEMPTS misses end the problem at 0. A formula
+the checker refuses (a typo, a die not rolled or used twice) is no try, as in practice: its FormulaError is raised
+and nothing is counted, so a slip of the finger never costs a pupil one of three tries (nor, where only the first
+try counts, the problem).
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from suji.core.i18n import N_, translate
 from suji.play.classroom.errors import ClassError
 from suji.play.classroom.settings import ClassProblem, ClassSettings
 from suji.rules.dice import Roll
+from suji.rules.language.errors import FormulaError
 from suji.rules.language.printing import format_faces
 from suji.rules.language.reader import formula_field
 from suji.rules.scoring import check
@@ -25,6 +30,8 @@ MAX_ATTEMPTS = 3  # tries at one problem before it counts as missed
 HINT_STEPS = 4  # suji.solver.hints gives four, the last one the whole formula
 NOT_TARGET = "not_target"  # the mistake of a valid formula whose value is not a target
 SKIPPED = "skipped"  # a problem the pupil moved past without making a target
+# Said after the checker's message when a formula it refuses was sent: the pupil's tries are as they were.
+NOT_A_TRY = N_("Mend it and send it again: this did not use up a try.")
 
 
 def level_solution(roll: Roll, level: int | None = None) -> Solution:
@@ -66,13 +73,13 @@ class Progress:
 
 @dataclass(frozen=True)
 class Attempt:
-    """One formula sent, as the dashboard counts it: the mistake's code (None when a target was made)."""
+    """One try, as the dashboard counts it: None when a target was made, else NOT_TARGET (older rows of the
+    database may hold a checker's code from before such formulas stopped counting as tries)."""
 
     number: int  # 1 for the first attempt at the problem
     formula: str
     error_code: str | None
     score: int
-    message_code: str | None = None  # the checker's error, for the pupil (None: made or not a target)
     result: object = field(default=None, compare=False, repr=False)  # the CheckResult
 
 
@@ -81,9 +88,10 @@ def grade(
 ) -> tuple[Progress, Attempt]:
     """Check one formula against the problem and move the pupil's progress on.
 
-    A made target ends the problem with its score less the hints' price (never below 0). A formula that cannot
-    be used or misses the targets uses up one of MAX_ATTEMPTS tries; after the last, the problem scores 0.
-    Raises ClassError for an empty formula or a problem already done (nothing is counted then).
+    A made target ends the problem with its score less the hints' price (never below 0). A formula whose value
+    misses the targets uses up one of MAX_ATTEMPTS tries; after the last, the problem scores 0. Raises ClassError
+    for an empty formula or a problem already done, and the checker's FormulaError for a formula it refuses
+    (nothing is counted then: the pupil mends it and sends it again).
     """
     if progress.done:
         raise ClassError("problem_done")
@@ -91,17 +99,22 @@ def grade(
     if not text.strip():
         raise ClassError("empty_formula")
     result = check(text, problem.roll)
+    if result.error is not None:
+        raise result.error
     number = progress.attempts + 1
-    # A formula that reads is kept in print (２１^2 + 4 → 21²+4), as the teacher's grid and the CSV show it; one
-    # that does not is kept as typed, mistake and all.
-    shown = format_faces([d.face for d in result.dice]) if result.valid else text
-    if result.valid and result.target is not None:
+    shown = format_faces([d.face for d in result.dice])  # in print (２１^2 + 4 → 21²+4), as the grid and CSV show it
+    if result.target is not None:
         score = max(0, result.score - progress.hints_used * hint_price(problem, settings))
         after = replace(progress, attempts=number, solved=True, done=True, score=score, formula=shown)
         return after, Attempt(number, shown, None, score, result=result)
-    code = result.error.code if result.error is not None else NOT_TARGET
     after = replace(progress, attempts=number, done=number >= MAX_ATTEMPTS, score=0, formula=shown)
-    return after, Attempt(number, shown, code, 0, message_code=code, result=result)
+    return after, Attempt(number, shown, NOT_TARGET, 0, result=result)
+
+
+def not_a_try(error: FormulaError, lang: str) -> str:
+    """What a pupil reads when the checker refused the formula sent: its message, and that no try was used."""
+    gap = "" if lang == "ja" else " "  # Japanese sentences follow each other without a space
+    return error.message(lang) + gap + translate(NOT_A_TRY, lang)
 
 
 def skip(progress: Progress) -> Progress:

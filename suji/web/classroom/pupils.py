@@ -26,6 +26,7 @@ from werkzeug.wrappers import Response
 
 from suji.play import classroom as core
 from suji.play.classroom import ENDED, PAUSED, WAITING, ClassError, ClassProblem, Progress, clock
+from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import formula_field
 from suji.web.classroom import store
 from suji.web.classroom.access import (
@@ -290,7 +291,11 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
 
     def act(cls: ClassSession, me: ClassStudent, problem: ClassProblem, row: ClassAnswer,
             progress: Progress) -> str | None:  # fmt: skip
-        after, attempt = core.grade(formula, problem, progress, store.pupil_settings(cls, me))
+        try:
+            after, attempt = core.grade(formula, problem, progress, store.pupil_settings(cls, me))
+        except FormulaError as error:  # no try (a typo, a die not rolled): nothing counted, the text stays
+            flash(core.not_a_try(error, lang()), "error")
+            return url_for("classroom.play", code=cls.code, formula=formula)
         store.store_progress(row, after)
         db.session.add(ClassAttempt(session_id=cls.id, student_id=me.id, problem=row.problem,
                                     number=attempt.number, formula=attempt.formula, error_code=attempt.error_code,
@@ -298,11 +303,7 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
         store.keep_work(cls, me, row.problem, after, attempt)
         if attempt.error_code is None:
             return None
-        result = attempt.result
-        if attempt.error_code == core.NOT_TARGET:
-            text = gettext("%(value)s is not one of the target numbers.", value=result.display)  # type: ignore[attr-defined]
-        else:
-            text = result.error.message(lang())  # type: ignore[attr-defined]
+        text = gettext("%(value)s is not one of the target numbers.", value=attempt.result.display)  # type: ignore[attr-defined]
         left = core.MAX_ATTEMPTS - after.attempts
         if left > 0:
             gap = "" if lang() == "ja" else " "  # Japanese sentences follow each other without a space

@@ -155,15 +155,14 @@ def _fixed_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formula: 
     lang = select_locale()
     try:
         after, attempt = work.answer_fixed(assignment, pupil, index if index is not None else -1, tries, formula)
+    except FormulaError as error:  # no try (a typo, a die not rolled): nothing counted, the text stays
+        flash(core.not_a_try(error, lang), "error")
+        return redirect(_page(assignment, index, formula or ""), code=303)
     except SujiError as error:
         flash(error.message(lang), "error")
         return redirect(_page(assignment, index, formula or ""), code=303)
     if attempt is not None and attempt.error_code is not None:
-        result = attempt.result
-        if attempt.error_code == core.NOT_TARGET:
-            text = gettext("%(value)s is not one of the target numbers.", value=_pretty(result))
-        else:
-            text = result.error.message(lang)  # type: ignore[attr-defined]
+        text = gettext("%(value)s is not one of the target numbers.", value=_pretty(attempt.result))
         left = core.MAX_ATTEMPTS - after.attempts
         if left > 0:
             text += ("" if lang == "ja" else " ") + gettext("Tries left: %(left)s", left=left)
