@@ -13,9 +13,15 @@ Names are imported on first use (PEP 562), so `import suji` stays light for the 
 from __future__ import annotations
 
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
+from suji.core import native
+
 __version__ = "0.1.0"
+
+# The hot modules' compiled twins, where they were built from the present text (suji.core.native).
+native.install(Path(__file__).parent)
 
 # name -> the module that is its one home
 _HOMES = {

@@ -267,10 +267,13 @@ def readings(text: str | Scanned, constant_dice: int | None = None) -> Iterator[
     if not tokens:
         raise FormulaError("empty")
     for dice in _dice_readings(tokens, constant_dice):
+        # Yielded after the try, not inside its except: the error is a value here, not an exception in flight
+        # (and the compiled twin, suji.core.native, keeps no exception state across the yield).
         try:
-            yield _reading(dice)
+            found: Reading | FormulaError = _reading(dice)
         except FormulaError as error:
-            yield error
+            found = error
+        yield found
 
 
 def parse(text: str) -> Reading:
