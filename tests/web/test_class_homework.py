@@ -184,6 +184,12 @@ def test_late_work_is_marked_not_lost(app, teacher, before_the_due_date):
     assert "Finished late" in report
 
 
+def test_the_homework_form_says_a_formula_the_checker_refuses_is_no_try(teacher):
+    class_id = make_class(teacher)
+    page = teacher.get(f"/teacher/classes/{class_id}/homework/new").get_data(as_text=True)
+    assert "is not a try: the pupil mends it" in page
+
+
 def test_a_formula_the_checker_refuses_is_no_try_and_stays_to_mend(app, teacher):
     class_id = make_class(teacher)
     set_homework(teacher, class_id)

@@ -277,6 +277,12 @@ def test_a_form_sent_twice_counts_once(app, client):
     assert results(client, session_id)["attempts"] == 1
 
 
+def test_the_teacher_is_told_that_a_formula_the_checker_refuses_is_no_try(client):
+    for lang, text in (("en", "is not a try"), ("ja", "回数に数えません")):
+        page = client.get("/class/new", headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert text in strip_ruby(page)
+
+
 def test_a_formula_the_checker_refuses_uses_no_try_and_stays_in_the_box(app, client):
     session_id, code = make_class(client)
     client.post(f"/class/{session_id}/start")
