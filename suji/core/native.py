@@ -44,7 +44,13 @@ MODULES = (
 )
 DIRECTORY = "_native"  # in the suji package: the twins and their manifest
 MANIFEST = "manifest.json"  # {module: the SHA-256 of the source text its twin was built from}
-SWITCH = "SUJI_NATIVE"  # "0": every module as written
+SWITCH = "SUJI_NATIVE"  # "0" (or no, false, off): every module as written, and an install builds none
+OFF = ("0", "no", "false", "off")
+
+
+def switched_off() -> bool:
+    """Whether SUJI_NATIVE says to run every module as written (and to build no twin)."""
+    return os.environ.get(SWITCH, "").strip().lower() in OFF
 
 
 def source_hash(path: Path) -> str:
@@ -88,7 +94,7 @@ class NativeFinder(importlib.abc.MetaPathFinder):
 
 def install(package_root: Path) -> NativeFinder | None:
     """Put the finder before Python's own (once), unless SUJI_NATIVE=0 or no twin was built."""
-    if os.environ.get(SWITCH, "") == "0":
+    if switched_off():
         return None
     for finder in sys.meta_path:
         if isinstance(finder, NativeFinder):
@@ -107,3 +113,17 @@ def status() -> dict[str, bool]:
         loaded = importlib.import_module(module)
         found[module] = isinstance(getattr(loaded, "__loader__", None), importlib.machinery.ExtensionFileLoader)
     return found
+
+
+def summary() -> str:
+    """One line for a banner or a benchmark: how many of the hot modules run compiled (imports them all)."""
+    compiled = sum(status().values())
+    if compiled == len(MODULES):
+        return f"compiled twins: all {compiled} hot modules"
+    if switched_off():
+        why = f"{SWITCH}=0"
+    elif compiled:
+        why = "the others were edited since the build"
+    else:
+        why = "none was built from the present text: no C compiler at install, or edited since"
+    return f"compiled twins: {compiled} of {len(MODULES)} hot modules ({why})"

@@ -20,6 +20,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 
+from suji.core import native
 from suji.dev import timing
 from suji.dev.timing import Timing, register, time_calls
 from suji.rules.dice import Roll, random_roll
@@ -371,7 +372,7 @@ def main(args: argparse.Namespace) -> int:
             data[name] = {"median_ms": round(row.median_ms, 3), "p95_ms": round(row.p95_ms, 3)}
         print(json.dumps(data, ensure_ascii=False))
         return 0
-    print(f"suji bench: {args.rolls} seeded rolls (seed {args.seed})")
+    print(f"suji bench: {args.rolls} seeded rolls (seed {args.seed}); {native.summary()}")
     print(report(rows))
     for line in goals(rows):
         print(line)

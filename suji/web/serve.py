@@ -29,6 +29,8 @@ import threading
 import time
 from pathlib import Path
 
+from suji.core import native
+
 KEEP_SECONDS = 30.0  # how often each server looks whether the table needs a build (a dead server's, say)
 MAX_BACKOFF_SECONDS = 3600.0
 _told: set[str] = set()  # the table paths whose build could not start, said once
@@ -195,7 +197,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, threads: int | None = None,
             flush=True,
         )
     print(f"suji: serving on http://{host}:{port}/ ({threads} threads, up to "
-          f"{server.adj.connection_limit} connections; Ctrl+C to stop)", file=sys.stderr, flush=True)  # fmt: skip
+          f"{server.adj.connection_limit} connections; {native.summary()}; Ctrl+C to stop)", file=sys.stderr,
+          flush=True)  # fmt: skip
     # Everything built so far (the app, its modules, templates and tables) lives as long as the process: frozen, it
     # is no longer walked by every full garbage collection while the requests' short-lived objects come and go.
     gc.freeze()

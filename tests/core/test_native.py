@@ -82,15 +82,38 @@ def test_a_twin_is_used_only_while_its_module_is_the_text_it_was_built_from(tmp_
     assert native.NativeFinder(root).manifest == {}
 
 
-def test_the_build_honours_the_switch_and_leaves_the_twins_alone(monkeypatch):
+def test_with_the_switch_off_the_build_makes_no_twin_and_removes_old_ones(monkeypatch, tmp_path):
     from suji.dev import native_build
 
-    before = sorted((ROOT / native.DIRECTORY).glob("*")) if (ROOT / native.DIRECTORY).is_dir() else []
-    monkeypatch.setenv(native.SWITCH, "0")
+    checkout = sorted((ROOT / native.DIRECTORY).glob("*")) if (ROOT / native.DIRECTORY).is_dir() else []
+    target = tmp_path / native.DIRECTORY
+    target.mkdir()
+    (target / native.MANIFEST).write_text("{}")  # an earlier build's
+    monkeypatch.setenv(native.SWITCH, "off")
     said = []
-    assert native_build.build(log=said.append) == [] and "SUJI_NATIVE=0" in said[0]
+    assert native_build.build(target=target, log=said.append) == [] and "SUJI_NATIVE=0" in said[0]
+    assert not target.exists()
+    assert native.switched_off()
     after = sorted((ROOT / native.DIRECTORY).glob("*")) if (ROOT / native.DIRECTORY).is_dir() else []
-    assert after == before
+    assert after == checkout  # the checkout's own twins are another folder's business
+
+
+def test_the_twins_are_put_in_place_in_one_rename(tmp_path):
+    from suji.dev.native_build import _publish
+
+    target = tmp_path / native.DIRECTORY
+    for version in ("old", "new"):
+        fresh = tmp_path / f"fresh-{version}"
+        fresh.mkdir()
+        (fresh / native.MANIFEST).write_text(version)
+        _publish(fresh, target)
+        assert (target / native.MANIFEST).read_text() == version
+    assert sorted(p.name for p in tmp_path.iterdir()) == [native.DIRECTORY, "fresh-new", "fresh-old"]  # nothing left aside
+
+
+def test_the_summary_says_how_many_modules_run_compiled():
+    line = native.summary()
+    assert line.startswith("compiled twins: ") and (("all 9" in line) == BUILT)
 
 
 def test_every_module_compiled_is_a_module_of_the_package():

@@ -47,7 +47,7 @@ def wheel(tmp_path_factory) -> Path:
         ],
         check=True,
         capture_output=True,
-        # The compiled twins are not what this wheel is about, and building them would rebuild the checkout's.
+        # The compiled twins are not what this wheel is about (and take a minute to build where Cython is there).
         env={**os.environ, "SUJI_NATIVE": "0"},
     )
     (built,) = out.glob("suji-*.whl")

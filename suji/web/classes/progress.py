@@ -204,8 +204,9 @@ def _work_line(assignment: Assignment, pupil: ClassPupil, pupils: Sequence[Class
 
 
 def _mistake(pupil: ClassPupil) -> tuple[str | None, int]:
-    """The mistake the pupil's formulas ran into most often (the checker's code; ties to the first by name), of
-    every answer kept: homework, live lessons and practice."""
+    """The mistake the pupil's answers ran into most often (ties to the first by name), of every answer kept:
+    homework, live lessons and practice. A formula the checker refuses is no answer and is not kept, so this is
+    "not a target" (or, from rows kept before that rule, a checker's code)."""
     counts: Counter[str] = Counter()
     for code, n in db.session.execute(
         select(AssignmentAttempt.error_code, func.count()).where(

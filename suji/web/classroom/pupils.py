@@ -294,8 +294,10 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
         try:
             after, attempt = core.grade(formula, problem, progress, store.pupil_settings(cls, me))
         except FormulaError as error:  # no try (a typo, a die not rolled): nothing counted, the text stays
+            back = url_for("classroom.play", code=cls.code, formula=formula)
+            db.session.rollback()  # nothing kept: not even the problem's empty row, on a first go at it
             flash(core.not_a_try(error, lang()), "error")
-            return url_for("classroom.play", code=cls.code, formula=formula)
+            return back
         store.store_progress(row, after)
         db.session.add(ClassAttempt(session_id=cls.id, student_id=me.id, problem=row.problem,
                                     number=attempt.number, formula=attempt.formula, error_code=attempt.error_code,
