@@ -11,7 +11,7 @@ percentiles; exits 1 if any request failed.
 The check load also runs a bare baseline in the same run: a Flask app with one JSON endpoint and nothing else,
 on waitress with the same settings, driven the same way, the two taking turns (ROUNDS bursts each). Its requests/s is what the stack itself allows, and
 the ratio says how much of it suji's /api/check keeps (`--json` prints requests_per_s, baseline_requests_per_s,
-ratio, p50_ms, p99_ms and errors).
+ratio, p50_ms, p99_ms, errors and compiled_twins: how many hot modules run compiled, suji.core.native).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+
+from suji.core import native
 
 HOST = "127.0.0.1"
 # A mix of what pupils send: made targets, misses, invalid text, redundant dice.
@@ -374,11 +376,13 @@ def run(args: argparse.Namespace) -> int:
             "baseline_requests_per_s": base["requests_per_second"] if base else None,
             "ratio": ratio, "p50_ms": found["p50_ms"], "p99_ms": found["p99_ms"],
             "errors": found["errors"] + (base["errors"] if base else 0),
+            "compiled_twins": native.summary(),  # the server runs with the same files and environment
         }))  # fmt: skip
         return 1 if found["errors"] else 0
     print(
         f"POST {ENDPOINTS[endpoint]} on waitress ({args.threads} threads), {found['clients']} keep-alive "
-        f"clients: {found['requests']} requests in {found['seconds']} s, {found['errors']} errors"
+        f"clients: {found['requests']} requests in {found['seconds']} s, {found['errors']} errors; "
+        f"{native.summary()}"
     )
     print(
         f"{found['requests_per_second']} requests/s; latency p50 {found['p50_ms']} ms, "

@@ -25,7 +25,9 @@ def test_the_check_load_runs_beside_the_baseline_and_prints_the_ratio(capsys, tm
     args = parser.parse_args(["--requests", "90", "--clients", "2", "--threads", "2", "--json"])
     assert loadtest.run(args) == 0
     found = json.loads(capsys.readouterr().out)
-    assert set(found) == {"requests_per_s", "baseline_requests_per_s", "ratio", "p50_ms", "p99_ms", "errors"}
+    assert set(found) == {"requests_per_s", "baseline_requests_per_s", "ratio", "p50_ms", "p99_ms", "errors",
+                          "compiled_twins"}  # fmt: skip
+    assert found["compiled_twins"].startswith("compiled twins: ")
     assert found["errors"] == 0 and found["requests_per_s"] > 0 and found["baseline_requests_per_s"] > 0
     assert found["ratio"] == round(found["requests_per_s"] / found["baseline_requests_per_s"], 3)
     assert 0 < found["p50_ms"] <= found["p99_ms"]
