@@ -67,6 +67,16 @@ def bracketed(text: str, lang: str) -> str:
     return f"（{text}）" if lang == "ja" else f" ({text})"
 
 
+def sentence_gap(lang: str) -> str:
+    """What goes between two sentences: a space in English, nothing in Japanese (。 ends each)."""
+    return "" if lang == "ja" else " "
+
+
+def sentences(lang: str, *texts: str) -> str:
+    """Sentences one after another, with the language's gap between them (`sentence_gap`)."""
+    return sentence_gap(lang).join(texts)
+
+
 def labelled(label: str, text: str, lang: str) -> str:
     """A label and what it labels: "Haruto: ✓", 「はると：✓」 (a full-width colon, no space)."""
     return f"{label}：{text}" if lang == "ja" else f"{label}: {text}"

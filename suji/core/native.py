@@ -73,7 +73,6 @@ class NativeFinder(importlib.abc.MetaPathFinder):
             self.manifest: dict[str, str] = json.loads((self.directory / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             self.manifest = {}
-        self.used: dict[str, str] = {}  # module → the twin's file, for `status`
 
     def find_spec(self, fullname: str, path: object = None, target: object = None):  # noqa: ANN201 - a ModuleSpec or None
         built_from = self.manifest.get(fullname)
@@ -87,7 +86,6 @@ class NativeFinder(importlib.abc.MetaPathFinder):
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             twin = self.directory / f"{fullname}{suffix}"
             if twin.is_file():
-                self.used[fullname] = str(twin)
                 return importlib.util.spec_from_file_location(fullname, twin)
         return None
 

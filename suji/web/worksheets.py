@@ -18,6 +18,7 @@ from dataclasses import replace
 from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
 from suji.core.caching import LruDict
+from suji.core.i18n import sentences
 from suji.solver.problems import new_seed
 from suji.web.errors import error_response
 from suji.web.furigana import grade_for_print, teacher_page
@@ -163,10 +164,9 @@ def json() -> tuple[str, int] | Response:
 def _json_error(errors: list[SettingsError]) -> Response:
     """Status 400 and the API's error body: every message in one text, and the fields they are about."""
     lang = select_locale()
-    gap = "" if lang == "ja" else " "  # Japanese sentences follow each other without a space
     body = {
         "code": "bad_settings",
-        "message": gap.join(e.message(lang) for e in errors),
+        "message": sentences(lang, *(e.message(lang) for e in errors)),
         "fields": [e.field for e in errors],
     }
     return error_response(body, 400)

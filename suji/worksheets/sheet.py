@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, replace
 
 from suji.core.caching import bounded
 from suji.core.furigana import PUPIL_DEFAULT, parse_grade
-from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, template, translate
+from suji.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, sentence_gap, template, translate
 from suji.core.text import clean_line, unprintable_chars, whole_number
 from suji.core.text import printable as pdf_can_print  # noqa: F401  (the PDF draws with it)
 from suji.rules.dice import Roll
@@ -393,8 +393,7 @@ def sheet_texts(lang: str) -> dict[str, str]:
         key: template(msg, lang) if "%(" in msg else translate(msg, lang) for key, msg in SHEET_TEXTS.items()
     }
     texts.update({f"level{n}": translate(msg, lang) for n, msg in LEVEL_NAMES.items()})  # level1 … levelmixed
-    # Japanese sentences follow each other without a space.
-    texts["sentence_gap"] = "" if lang == "ja" else " "
+    texts["sentence_gap"] = sentence_gap(lang)
     return texts
 
 

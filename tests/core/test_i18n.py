@@ -203,3 +203,11 @@ def test_remarks_and_labels_use_each_languages_punctuation():
 
     assert "1" + bracketed("you", "en") == "1 (you)" and "1" + bracketed("あなた", "ja") == "1（あなた）"
     assert labelled("Haruto", "✓", "en") == "Haruto: ✓" and labelled("はると", "✓", "ja") == "はると：✓"
+
+
+def test_sentences_follow_each_other_with_the_languages_gap():
+    from suji.core.i18n import sentence_gap, sentences
+
+    assert sentences("en", "One.", "Two.") == "One. Two."
+    assert sentences("ja", "一つ。", "二つ。") == "一つ。二つ。"
+    assert sentences("en", "Alone.") == "Alone." and sentence_gap("ja") == ""

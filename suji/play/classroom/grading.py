@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from suji.core.i18n import N_, translate
+from suji.core.i18n import N_, sentences, translate
 from suji.play.classroom.errors import ClassError
 from suji.play.classroom.settings import ClassProblem, ClassSettings
 from suji.rules.dice import Roll
@@ -113,8 +113,7 @@ def grade(
 
 def not_a_try(error: FormulaError, lang: str) -> str:
     """What a pupil reads when the checker refused the formula sent: its message, and that no try was used."""
-    gap = "" if lang == "ja" else " "  # Japanese sentences follow each other without a space
-    return error.message(lang) + gap + translate(NOT_A_TRY, lang)
+    return sentences(lang, error.message(lang), translate(NOT_A_TRY, lang))
 
 
 def skip(progress: Progress) -> Progress:

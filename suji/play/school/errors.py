@@ -7,7 +7,7 @@ language (`message(lang)`); `field` names the form field an error is about, `lin
 from __future__ import annotations
 
 from suji.core.errors import SujiError
-from suji.core.i18n import N_
+from suji.core.i18n import N_, sentences
 from suji.core.nicknames import NicknameError
 
 MESSAGES = {
@@ -50,5 +50,5 @@ class SchoolError(SujiError):
                              reason=reason_text)  # fmt: skip
             # Every other bad line of the list after it, each a sentence of its own.
             more = [error.message(lang) for error in self.params.get("more", ())]
-            return ("" if lang == "ja" else " ").join([text, *more])
+            return sentences(lang, text, *more)
         return super().message(lang)

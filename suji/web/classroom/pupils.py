@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from suji.core.i18n import sentences
 from suji.play import classroom as core
 from suji.play.classroom import ENDED, PAUSED, WAITING, ClassError, ClassProblem, Progress, clock
 from suji.rules.language.errors import FormulaError
@@ -308,8 +309,7 @@ def answer(cls: ClassSession, me: ClassStudent) -> Response:
         text = gettext("%(value)s is not one of the target numbers.", value=attempt.result.display)  # type: ignore[attr-defined]
         left = core.MAX_ATTEMPTS - after.attempts
         if left > 0:
-            gap = "" if lang() == "ja" else " "  # Japanese sentences follow each other without a space
-            text += gap + gettext("Tries left: %(left)s", left=left)
+            text = sentences(lang(), text, gettext("Tries left: %(left)s", left=left))
             flash(text, "error")
             return url_for("classroom.play", code=cls.code, formula=formula)
         flash(text, "error")

@@ -18,6 +18,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from suji.core.errors import SujiError
+from suji.core.i18n import sentences
 from suji.learner.hints import route_hints
 from suji.learner.model import best_route
 from suji.play import classroom as core
@@ -165,7 +166,7 @@ def _fixed_move(pupil: ClassPupil, cls: SchoolClass, homework_id: str, formula: 
         text = gettext("%(value)s is not one of the target numbers.", value=_pretty(attempt.result))
         left = core.MAX_ATTEMPTS - after.attempts
         if left > 0:
-            text += ("" if lang == "ja" else " ") + gettext("Tries left: %(left)s", left=left)
+            text = sentences(lang, text, gettext("Tries left: %(left)s", left=left))
             flash(text, "error")
             return redirect(_page(assignment, index, formula or ""), code=303)
         flash(text, "error")
