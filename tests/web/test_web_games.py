@@ -318,6 +318,29 @@ def test_advice_on_request(app, client):
     assert scores == sorted(scores, reverse=True)
 
 
+@pytest.mark.slow
+def test_advice_reads_for_a_child(app, client):
+    """Whole points and percents unless there is a tenth (36 points, not 36.00), and the page's ruby on the kanji."""
+    import re
+
+    from suji.web import advice
+
+    game_id = start_solo(client)
+    client.set_cookie("suji_lang", "ja")
+    response = client.get(f"/games/{game_id}/advice")
+    while response.status_code == 202:
+        for event in list(advice._jobs.values()):
+            event.wait()
+        response = client.get(f"/games/{game_id}/advice")
+    options = response.get_json()["options"]
+    assert options
+    for option in options:
+        numbers = re.findall(r"\d+(?:\.\d+)?", option["text"].split("：", 1)[1])
+        assert numbers and not any(n.endswith(".0") or n.endswith("0") and "." in n for n in numbers), option["text"]
+        assert "<ruby>確率<rp>" in option["text_html"] and "<ruby>得点<rp>" in option["text_html"], option["text_html"]
+        assert re.sub(r"<rp>.*?</rp>|<rt>.*?</rt>|</?ruby>", "", option["text_html"]) == option["text"]
+
+
 def test_the_live_value_uses_the_servers_dice(app, client):
     game_id = start_solo(client)
     hand = hand_of(app, game_id)

@@ -25,6 +25,7 @@ from suji.rules.language.reader import formula_field as typed_formula
 from suji.web.advice import AdviceRefused, AlreadyAsking, advice_for, refusal_response
 from suji.web.errors import render_error
 from suji.web.extensions import db
+from suji.web.furigana import with_ruby
 from suji.web.games.common import (
     GAME_OVER,
     NO_GAME,
@@ -278,11 +279,14 @@ def advice(game_id: int) -> Response | tuple[str, int]:
     shown = [o.to_dict(lang()) for o in options[:ADVICE_SHOWN]]
     for item, option in zip(shown, options, strict=False):
         item["dice_ids"] = [f"{d.group[0]}{d.index}" for d in option.dice]
+        # For a child: 100% and 36 points rather than 100.0% and 36.00 (a tenth where there is one: 87.5%, 31.5),
+        # with the page's ruby on the kanji (text_html), as the page's own text has.
         item["text"] = gettext(
             "%(choice)s: chance of a target %(percent)s%%, expected score %(expected)s",
-            choice=item["label"], percent=decimal_text(option.probability * 100, 1, trim=False),
-            expected=decimal_text(option.expected_score, 2, trim=False),
+            choice=item["label"], percent=decimal_text(option.probability * 100, 1),
+            expected=decimal_text(option.expected_score, 1),
         )  # fmt: skip
+        with_ruby(item, lang(), "text")
     return jsonify(options=shown)
 
 

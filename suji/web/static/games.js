@@ -116,7 +116,9 @@
           status.hidden = true;
           (data.options || []).forEach(function (option, i) {
             var item = document.createElement("li");
-            item.textContent = option.text;
+            // text_html: the server's own escaped text with the page's ruby added (suji.web.furigana.with_ruby)
+            if (option.text_html) item.innerHTML = option.text_html;
+            else item.textContent = option.text;
             if (i === 0) item.className = "advice-best";
             list.appendChild(item);
           });
