@@ -54,7 +54,7 @@ MESSAGES = {
     "invalid_formula": N_("That formula cannot be used: %(detail)s"),
     "empty_formula": N_("Write a formula first."),
     "bad_count": N_("Choose a number from %(low)s to %(high)s."),
-    "players_count": N_("A game needs 2 to 6 players."),
+    "players_count": N_("Write the names of 2 to 6 players."),
     "same_name": N_("Two players have the same name: %(name)s"),
 }
 

@@ -354,6 +354,19 @@ def test_a_live_status_line_reads_as_japanese(served, browser):
     shot(page, "issue26-live-status-360-ja")
 
 
+def test_a_live_status_line_says_4_inches_in_japanese_order(served, browser):
+    """Gooball's rows are distances: the status names one as ４インチ, not as the axis title and the label."""
+    _, url = served
+    page, _ = open_page(browser, 360, "ja-JP")
+    page.goto(f"{url}/lessons/gooball/experiment/reach?n=50&seed=9")
+    page.locator("#live-step").click()
+    status = page.locator("#live-status")
+    sync_api.expect(status).to_contain_text("1回やったところ")
+    text = status.inner_text()
+    assert re.search(r"「\d+インチ」は", text) and not re.search(r"インチ\s*\d", text), text
+    shot(page, "live-status-inches-360-ja")
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_daily_puzzle_says_whose_day_it_is_and_asks_a_name_first(served, browser, locale):
     expect = sync_api.expect

@@ -74,7 +74,7 @@ def test_working_on_it_is_torikumichu(ja):
 
 
 def test_best_score_pupils_ichiban_takai_teachers_saikou(ja):
-    pupils = ["Best", "Best possible", "Best score: %(score)s", "best score", "Best possible with these dice: %(score)s",
+    pupils = ["Best", "Best possible", "Best possible score at this level", "best score", "Best possible with these dice: %(score)s",
               "One best formula:", "Show the best answer"]  # fmt: skip
     teachers = ["Best score", "Best score with every die rolled.", "best %(score)s",
                 "Yes: each hint takes a quarter of the best possible score"]  # fmt: skip

@@ -49,7 +49,7 @@ def test_the_best_answer_after_a_try_keeps_to_the_level(level_client, level):
     best = solve(ROLL, LEVEL_OPERATORS[level]).top
     shown = re.search(r'<span class="scored-formula">(.*?)</span>\s*=', page, re.S)
     assert shown and "".join(re.findall(r">([^<]+)<", shown.group(0))).strip().startswith(best.formula[:2])
-    assert f"Best score: {best.score}" in page
+    assert f'id="best-score">{best.score} points<' in page
     assert "²" not in re.sub(r"<[^>]+>", "", page.split('id="best-answer"')[1].split("</section>")[0])
 
 
@@ -67,7 +67,7 @@ def test_a_score_above_the_levels_best_is_praised_not_left_unexplained(level_cli
     token = open_drill(level_client, 1)
     page = level_client.post("/drill/1/check", follow_redirects=True, data={"roll": token, "formula": "752−4²÷2"},
                              headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
-    assert "Best score: 5" in page and 'id="beat-level"' in page and "40 points are more than that" in page
+    assert 'id="best-score">5 points<' in page and 'id="beat-level"' in page and "40 points are more than that" in page
     token = open_drill(level_client, 1)
     level_best = level_client.post("/drill/1/check", follow_redirects=True, data={"roll": token, "formula": "472−25"},
                                    headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip

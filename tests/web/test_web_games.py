@@ -413,7 +413,7 @@ def test_pass_and_play_tie(app, client):
 
 @pytest.mark.parametrize(
     ("names", "message"),
-    [(["Aki"], "A game needs 2 to 6 players."), ([f"P{i}" for i in range(7)], "A game needs 2 to 6 players."),
+    [(["Aki"], "Write the names of 2 to 6 players."), ([f"P{i}" for i in range(7)], "Write the names of 2 to 6 players."),
      (["Aki", "aki"], "Two players have the same name: aki"),
      (["Aki", "<script>x</script>"], "A name may use only letters, digits, kana, kanji, spaces, - and _."),
      (["Aki", "x" * 21], "A name must be 1 to 20 characters long.")],

@@ -294,3 +294,11 @@ def test_suji_dice_nets_writes_the_pdf(tmp_path):
     assert main(["dice-nets", "--lang", "en", "--paper", "letter", "-o", str(out)]) == 0
     assert out.read_bytes().startswith(b"%PDF")
     assert main(["dice-nets", "-o", str(tmp_path / "missing" / "dice.pdf")]) == 2
+
+
+@pytest.mark.parametrize(("versions", "en", "ja"), [(1, "12 problems × 1 version<", "12問 × 1種類<"),
+                                                    (2, "12 problems × 2 versions<", "12問 × 2種類<")])  # fmt: skip
+def test_the_sheet_summary_counts_problems_and_versions_in_the_singular_too(client, versions, en, ja):
+    url = f"/worksheets/?count=12&level=1&seed=plural&versions={versions}"
+    assert en in get(client, url, "en").get_data(as_text=True)
+    assert ja in get(client, url, "ja").get_data(as_text=True)

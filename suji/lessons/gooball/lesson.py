@@ -92,6 +92,8 @@ def _push_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 # The die is the power; the rows are inches (power + 5): the label says which, so a 4 is not read as 4 inches.
 POWER_DIE = (Msg(N_("power (+5 inches)")),)
+# One row of a distance experiment in the live run's words: "4 inches" (４インチ), not "inches 4".
+INCHES = N_("%(value)s inches")
 LIVE_MOVEMENT = Live(_power_trial, dice=(SIDES,), dice_labels=POWER_DIE)
 LIVE_REACH = Live(_reach_trial, dice=(SIDES,), dice_labels=POWER_DIE)
 BUMP_DICE = (Msg(N_("mover")), Msg(N_("the other")))
@@ -266,6 +268,7 @@ LESSON = Lesson(
             N_("How far can you move? (power + 5 inches)"),
             _run_movement,
             x_title=N_("inches"),
+            case_name=INCHES,
             live=LIVE_MOVEMENT,
         ),
         Experiment(
@@ -273,11 +276,13 @@ LESSON = Lesson(
             N_("P(you can reach the centre) from d inches away"),
             _run_reach,
             x_title=N_("inches"),
+            case_name=INCHES,
             live=LIVE_REACH,
         ),
         Experiment("bump", N_("Who wins a bump?"), _run_bump, live=LIVE_BUMP),
         Experiment(
-            "push", N_("How far is the loser pushed?"), _run_push, x_title=N_("inches"), live=LIVE_PUSH
+            "push", N_("How far is the loser pushed?"), _run_push, x_title=N_("inches"),
+            case_name=INCHES, live=LIVE_PUSH
         ),
         Experiment(
             # 0.063 ms a game: 0.4 s at the cap

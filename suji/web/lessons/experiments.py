@@ -122,6 +122,8 @@ def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict |
         "reference": bool(experiment.exact_label),
         "exact_label": render(experiment.exact_label or EXACT, {}, lang),
         "x_title": render(experiment.x_title, {}, lang) if experiment.x_title else "",
+        # the page fills {value} with a row's label
+        "case_name": render(experiment.case_name, {"value": "{value}"}, lang) if experiment.case_name else "",
         "table_max": experiment.max_trials,
         "labels": [row.label_text(lang) for row in outcome.rows],
         "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],
