@@ -85,15 +85,17 @@ def test_thirty_students_asking_at_once_are_all_answered(table_app):
 
 def test_pages_say_how_far_the_table_has_got(app, client, table_path, tmp_path):
     app.config["ODDS_PATH"] = str(tmp_path / "none.suji")
-    page = client.get("/lessons/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    page = client.get("/lessons/suji", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert 'data-state="missing"' in page and "There is no table of exact odds yet" in page
-    # The games' pages are a pupil's: no word of an odds table (issue 26).
+    # The games' pages and the list of lessons are a pupil's: no word of an odds table (issue 26).
     assert "odds" not in client.get("/games/", headers={"Accept-Language": "en"}).get_data(as_text=True).lower()
+    lessons = client.get("/lessons/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "odds-status" not in lessons and "odds" not in strip_ruby(lessons).lower()
     odds_build.write_part(odds_build.parts_dir(tmp_path / "none.suji"), 3, b"x")
     from suji.web import _odds_seen
 
     _odds_seen.clear()
-    page = client.get("/lessons/", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    page = client.get("/lessons/suji", headers={"Accept-Language": "ja"}).get_data(as_text=True)
     assert 'data-state="partial"' in page and "確率表" in strip_ruby(page)
     app.config["ODDS_PATH"] = str(table_path)
     page = client.get("/lessons/suji", headers={"Accept-Language": "en"}).get_data(as_text=True)
