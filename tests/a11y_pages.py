@@ -265,7 +265,10 @@ class Tour:
 
     def practice(self) -> Iterator[Visit]:
         page = self.goto("visitor", "/practice/")
-        self.submit(page, "#give-up")
+        page.click("#give-up")
+        page.locator("#confirm-give-up").wait_for(timeout=WAIT_MS)
+        yield self.visit("practice, giving up asked in the page", "visitor")
+        self.submit(page, "#give-up-sure")
         yield self.visit("practice result (given up)", "visitor")
         for path in ("/practice/progress", "/practice/me"):  # now with a history
             self.goto("visitor", path)
@@ -303,7 +306,10 @@ class Tour:
         pupil.fill("#formula", pupil.locator("button.die-number").first.inner_text().strip()[:1])
         self.submit(pupil, "#answer", then="#problem-title")
         yield self.visit("class: a miss", "pupil")
-        self.submit(pupil, "#skip", then="#result")
+        pupil.click("#skip")
+        pupil.locator("#confirm-skip").wait_for(timeout=WAIT_MS)
+        yield self.visit("class: skipping asked in the page", "pupil")
+        self.submit(pupil, "#skip-sure", then="#result")
         yield self.visit("class: a skipped problem", "pupil")
 
         teacher.goto(dashboard)
@@ -377,11 +383,13 @@ class Tour:
         pupil.fill("#formula", "7×8")
         self.submit(pupil, "#answer", then="#problem-title")
         yield self.visit("homework: a miss", "pupil")
-        self.submit(pupil, "#skip", then="#result")
+        pupil.click("#skip")
+        self.submit(pupil, "#skip-sure", then="#result")
         yield self.visit("homework: a problem skipped", "pupil")
         pupil.click("#next")
         pupil.locator("#skip").wait_for(timeout=WAIT_MS)
-        self.submit(pupil, "#skip", then="#finished")
+        pupil.click("#skip")
+        self.submit(pupil, "#skip-sure", then="#finished")
         yield self.visit("homework: done", "pupil")
         pupil.goto(f"{self.base}/my/homework/{ids['Timed']}")
         yield self.visit("homework: a timed set's start", "pupil")
@@ -389,7 +397,8 @@ class Tour:
         yield self.visit("homework: not open yet", "pupil")
         pupil.goto(f"{self.base}/my/homework/{ids['Practice']}")
         yield self.visit("homework: adaptive practice", "pupil")
-        self.submit(pupil, "#give-up", then="#formula")
+        pupil.click("#give-up")
+        self.submit(pupil, "#give-up-sure", then="#formula")
         yield self.visit("homework: adaptive practice after an answer", "pupil")
 
         for title in ("Sheet 3", "Practice"):

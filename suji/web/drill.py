@@ -19,6 +19,7 @@ from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response
 
 from suji.core.caching import LruDict
+from suji.core.i18n import N_, sentences
 from suji.rules.dice import Roll
 from suji.rules.language.reader import formula_field
 from suji.rules.scoring import CheckResult, check
@@ -168,6 +169,7 @@ def new(level: int) -> Response:
 
 
 RESULT_KEY = "drill_result"  # the last checked formula (level, seed, formula): the result page is a GET
+NOT_A_TRY = N_("Mend it and send it again: your streak is as it was.")
 
 
 @bp.post("/<int:level>/check")
@@ -188,7 +190,13 @@ def check_formula(level: int) -> Response:
     seed = named[1]
     roll = drill_rolls.roll_at(level, seed)
     result = checked(formula, roll)
-    made = result.valid and result.target is not None
+    if not result.valid:
+        # A formula the checker refuses (a typo, a die not rolled, nothing written) is no try, as in practice,
+        # homework and class mode: the pupil stays on the roll with the text in the box, is told why, and the
+        # streak is as it was.
+        flash(sentences(_page_lang(), result.error.message(_page_lang()), gettext(NOT_A_TRY)), "error")
+        return redirect(url_for("drill.play", level=level, formula=formula), code=303)
+    made = result.target is not None
     # The streak follows the current roll of this level only, once; an older roll's page is checked all
     # the same, but it cannot add to the streak again.
     # A target made with the whole answer from the last hint is not the pupil's own: it keeps the streak as it

@@ -88,7 +88,8 @@ def test_the_dashboard_on_a_projector(server, browser, lang):
     # a value that is no target (one number die), then a skip
     pupil.fill("#formula", pupil.locator("button.die-number").first.inner_text().strip()[:1])
     submit(pupil, "#answer", "#problem-title")
-    submit(pupil, "#skip", "#result")
+    pupil.click("#skip")  # asked in the page: "Yes, skip it"
+    submit(pupil, "#skip-sure", "#result")
 
     teacher.reload()
     # Running: the code and the QR code shrink, and the grid is on the first screen, its first pupil in view.

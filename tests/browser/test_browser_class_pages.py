@@ -84,6 +84,7 @@ def test_pupil_pages_on_a_phone(school, browser, locale):
     page.goto(f"{url}/my/homework/{adaptive}")
     sync_api.expect(page.locator("#amount-line")).to_be_visible()
     page.click("#give-up")
+    page.click("#give-up-sure")  # asked in the page: yes
     sync_api.expect(page.locator("#messages")).to_be_visible()
     look(page, f"pupils-homework-adaptive-360-{lang}", 360)
     page.goto(f"{url}/games/daily")

@@ -96,6 +96,14 @@ def test_play_a_drill_by_tapping_dice_on_a_phone(server, browser):
     expect(page.locator("#live-value")).to_have_text("= 125 ✓")
     shot(page, "drill-typed-360-ja")
 
+    # A typo first: no try, the text stays in the box to mend, and the page says why (as practice and homework do).
+    formula.fill("９２＋＋３３")
+    page.locator("#check").click()
+    expect(page.locator(".drill-messages .flash-error")).to_contain_text("はそのままです")
+    expect(formula).to_have_value("９２＋＋３３")  # the box keeps the text as it was sent
+    assert "/drill/1/result" not in page.url
+    shot(page, "drill-refused-360-ja")
+    formula.fill("９２＋３３")
     page.locator("#check").click()
     expect(page.locator("#verdict-h")).to_contain_text("お題の数ができました")
     assert page.url.endswith("/drill/1/result")  # a page of its own: reload and back send nothing again

@@ -172,6 +172,7 @@ def test_practice_and_the_games_keep_the_bar_in_view(server, browser, locale):
             screen_shot(page, f"issue26-{name}-bar-{viewport['width']}-{locale[:2]}")
             # Give the answer up (the verdict follows): it is in view and has the focus.
             page.locator("#give-up").click()
+            page.locator("#give-up-sure").click()  # asked in the page: yes
             verdict = page.locator(".verdict")
             expect(verdict).to_be_focused()
             assert verdict.evaluate("v => v.getBoundingClientRect().top < innerHeight")
@@ -204,6 +205,7 @@ def test_a_class_keeps_the_bar_in_view(server, browser):
         tap_all_and_watch(page)
         screen_shot(page, f"issue26-class-bar-{viewport['width']}-{locale[:2]}")
         page.locator("#skip").click()
+        page.locator("#skip-sure").click()  # asked in the page: yes
         expect(page.locator("#result")).to_be_focused()
         assert errors == []
 

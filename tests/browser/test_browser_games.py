@@ -54,8 +54,8 @@ def answer_or_give_up(page, hand: games.Hand) -> bool:
     """Type the solver's best formula and answer; give up when no target can be made. True if answered."""
     points, formula = games.best_for(hand.roll)
     if not formula:
-        page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
         page.click("#give-up")
+        page.click("#give-up-sure")  # "Give up?", asked in the page: yes
         return False
     page.fill("#formula", formula)
     sync_api.expect(page.locator("#live-value")).to_contain_text("✓")
@@ -172,8 +172,8 @@ def test_two_players_play_a_round_on_a_big_screen(served, browser):
     expect(page.locator("#whose-turn")).to_have_text("Ben's turn")
     ben = hand_now(app, game_id)
     assert ben.target_dice == aki.target_dice  # the target stays for the round
-    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
     page.click("#give-up")
+    page.click("#give-up-sure")  # "Give up?", asked in the page: yes
 
     expect(page.locator("#winner")).to_be_visible()
     with app.app_context():
@@ -201,8 +201,8 @@ def test_the_daily_puzzle_on_a_phone(served, browser):
     page.fill("#nickname", "さくら")
     page.click("#save-nickname")
     expect(page.locator(".flash-info")).to_have_text("名前を保存（ほぞん）しました。")
-    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this target?": yes
     page.click("#give-up")
+    page.click("#give-up-sure")  # "Give up?", asked in the page: yes
     expect(page.locator("#leaderboard tr.me td").nth(1)).to_contain_text("さくら")
     expect(page.locator("#leaderboard tr.me .you")).to_have_text("（あなた）")
     shot(page, "games-daily-360-ja")
@@ -223,12 +223,20 @@ def test_giving_up_asks_first(served, browser):
     app, base = served
     page, errors = new_page(browser, 360, "en-US")
     start_solo_with_its_script(page, base)
-    asked: list[str] = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    native: list[str] = []
+    page.on("dialog", lambda dialog: (native.append(dialog.message), dialog.dismiss()))
     page.click("#give-up")
+    box = page.locator("#confirm-give-up")
+    sync_api.expect(box).to_contain_text("Give up this target? It scores 0 points.")
+    sync_api.expect(box).to_be_focused()  # read out at once, and the next Tab reaches its two answers
+    shot(page, "games-give-up-in-page-en-360")
+    page.click("#keep-playing")
+    sync_api.expect(box).to_have_count(0)
+    sync_api.expect(page.locator("#give-up")).to_be_focused()
     sync_api.expect(page.locator("#answer")).to_be_visible()
-    assert asked == ["Give up this target? It scores 0 points."]
+    assert native == []  # the app's own box, not the browser's
     assert hand_now(app, game_id_of(page)).status == games.OPEN
+    assert errors == []
 
 
 def test_giving_up_with_yes_gives_the_target_up(served, browser):
@@ -236,8 +244,8 @@ def test_giving_up_with_yes_gives_the_target_up(served, browser):
     page, errors = new_page(browser, 360, "en-US")
     start_solo_with_its_script(page, base)
     game_id = game_id_of(page)
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#give-up")
+    page.click("#give-up-sure")  # "Give up?", asked in the page: yes
     page.wait_for_load_state("load")
     sync_api.expect(page.locator("#give-up")).to_have_count(0)  # the result, not a question
     sync_api.expect(page.locator("#confirm-give-up")).to_have_count(0)  # asked once, by the script only
@@ -267,3 +275,18 @@ def test_a_give_up_sent_before_the_script_asks_on_the_page(served, browser):
     sync_api.expect(page.locator("#give-up")).to_have_count(0)
     assert hand_now(app, game_id).status == games.GAVE_UP
     context.close()
+
+
+def test_short_table_headings_stay_whole_on_a_phone(served, browser):
+    """「お題」 and 「お題ダイス」 on one line each at 360 px (the long heading beside them may break instead)."""
+    app, base = served
+    page, errors = new_page(browser, 360, "ja-JP")
+    start_solo_with_its_script(page, base)
+    lines = page.evaluate("""() => Array.from(document.querySelectorAll('#score-table thead th')).slice(0, 2).map(th => {
+        const range = document.createRange(); range.selectNodeContents(th);
+        return new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size; })""")
+    assert lines == [1, 1], lines
+    table = page.locator("#score-table").bounding_box()
+    assert table["x"] + table["width"] <= 360, table  # and the table still fits the screen
+    shot(page, "games-score-table-360-ja")
+    assert errors == []

@@ -120,20 +120,44 @@ def test_check_strikes_out_redundant_dice(client, monkeypatch):
     assert "Operator points 0 × number dice 1 = 0" in html
 
 
-@pytest.mark.parametrize(("formula", "ja", "en"), [
-    ("1+2", "お題の数ではありません", "Not a target"),
-    ("1++2", "式になっていません", "Not a valid formula"),
-    ("", "式になっていません", "Not a valid formula"),
-    ("\x00\xff" * 50, "式になっていません", "Not a valid formula"),
-])  # fmt: skip
-def test_check_wrong_formulas(client, fixed_roll, formula, ja, en):
+def test_check_a_miss(client, fixed_roll):
     roll_token = open_drill(client, 1)
-    form = {"formula": formula, "roll": roll_token}
-    assert ja in client.post("/drill/1/check", follow_redirects=True, data=form, headers=JA).get_data(
+    form = {"formula": "1+2", "roll": roll_token}
+    assert "お題の数ではありません" in client.post("/drill/1/check", follow_redirects=True, data=form, headers=JA).get_data(
         as_text=True
     )
     html = client.post("/drill/1/check", follow_redirects=True, data=form, headers=EN).get_data(as_text=True)
-    assert en in html and "Streak: 0" in html
+    assert "Not a target" in html and "Streak: 0" in html
+
+
+@pytest.mark.parametrize(("formula", "ja", "en"), [
+    ("1++2", "記号", "operator"),
+    ("", "式を書いてください", "Write a formula"),
+    ("9+9", "", ""),
+    ("\x00\xff" * 50, "", ""),
+])  # fmt: skip
+def test_a_formula_the_checker_refuses_is_no_try(client, fixed_roll, formula, ja, en):
+    """As in practice, homework and class mode: back to the roll with the text in the box, why, and the streak kept."""
+    roll_token = open_drill(client, 1)
+    made = client.post("/drill/1/check", follow_redirects=True, data={"formula": "21^2+4+1", "roll": roll_token},
+                       headers=EN).get_data(as_text=True)  # fmt: skip
+    assert "Streak: 1" in made
+    client.post("/drill/1/new")
+    roll_token = open_drill(client, 1)
+    form = {"formula": formula, "roll": roll_token}
+    response = client.post("/drill/1/check", data=form, headers=EN)
+    assert response.status_code == 303 and "/drill/1/result" not in response.headers["Location"]
+    html = client.get(response.headers["Location"], headers=EN).get_data(as_text=True)
+    said = re.search(r'<p class="flash flash-error">(.*?)</p>', html, re.S).group(1)
+    assert en in said and said.endswith("Mend it and send it again: your streak is as it was.")
+    assert "Streak: 1" in html and "Not a valid formula" not in html and 'data-roll="' in html
+    if formula.isprintable():
+        assert f'value="{formula}"' in html  # the text kept in the box, to mend
+    response = client.post("/drill/1/check", data=form, headers=JA)
+    html = strip_ruby(client.get(response.headers["Location"], headers=JA).get_data(as_text=True))
+    said = re.search(r'<p class="flash flash-error">(.*?)</p>', html, re.S).group(1)
+    assert ja in said and said.endswith("直してもう一度送ってください。連続正解はそのままです。")
+    assert "連続正解：1" in html
 
 
 def test_check_without_a_drill_goes_back_to_the_drill_keeping_the_formula(client):

@@ -4,11 +4,12 @@
 (function () {
   "use strict";
 
-  // Forms that ask before they act (end the class, skip a problem, let a name join again). Listened for on the
-  // document, so the grid's forms, drawn again at every poll, ask too.
+  // The teacher's forms that ask before they act (end the class, let a name join again). Listened for on the
+  // document, so the grid's forms, drawn again at every poll, ask too. A pupil's "skip" asks in the page
+  // (drill.js), as giving up does.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
+    if (form.matches && form.matches("form[data-confirm]:not(.skip-form)") && !window.confirm(form.dataset.confirm)) {
       event.preventDefault();
     }
   });

@@ -3,23 +3,52 @@
 (function () {
   "use strict";
 
-  // ---- giving up is final (a game's target, a practice problem): ask once; the button sits under "Answer" ----
-  // The yes goes with the form as sure=give-up (suji/web/giving_up.py); without it the server asks on the page
-  // instead (a tap before this script loaded). The page's own "Yes, give up" button is that yes already.
-  Array.prototype.forEach.call(document.querySelectorAll("form.give-up[data-confirm]"), function (form) {
-    form.addEventListener("submit", function (event) {
-      if (event.submitter && event.submitter.value === "give-up") return;
-      if (!window.confirm(form.getAttribute("data-confirm"))) {
-        event.preventDefault();
-        return;
-      }
-      var sure = document.createElement("input");
-      sure.type = "hidden";
-      sure.name = "sure";
-      sure.value = "give-up";
-      form.appendChild(sure);
+  // ---- a move that cannot be taken back (giving up a game's target or a practice problem, skipping a class's
+  // problem): asked once, in the page, in the app's own box (a browser's confirm box looks like a warning from
+  // somewhere else, on a phone under the site's address). The form says the question (data-confirm) and the two
+  // answers (data-yes, data-no). A give-up's yes goes with the form as sure=give-up (suji/web/giving_up.py);
+  // without this script the server asks on the page instead (a tap before it loaded), and that box's own
+  // "Yes, give up" button is the yes already.
+  function askFirst(form, event) {
+    var giveUp = form.classList.contains("give-up");
+    var submitter = event.submitter;
+    if (submitter && (submitter.value === "give-up" || submitter.hasAttribute("data-sure"))) return; // the yes
+    event.preventDefault();
+    var asked = form.querySelector(".confirm-answer");
+    if (asked) { asked.focus(); return; }
+    var button = form.querySelector("button[type=submit]");
+    var box = document.createElement("div");
+    box.className = "confirm-answer";
+    box.id = giveUp ? "confirm-give-up" : "confirm-skip";
+    box.setAttribute("role", "alert");
+    box.tabIndex = -1;
+    var question = document.createElement("p");
+    question.textContent = form.getAttribute("data-confirm");
+    var yes = document.createElement("button");
+    yes.type = "submit";
+    yes.setAttribute("data-sure", "");
+    yes.id = giveUp ? "give-up-sure" : "skip-sure";
+    if (giveUp) { yes.name = "sure"; yes.value = "give-up"; }
+    yes.textContent = form.getAttribute("data-yes");
+    var no = document.createElement("button");
+    no.type = "button";
+    no.id = "keep-playing";
+    no.textContent = form.getAttribute("data-no");
+    no.addEventListener("click", function () {
+      box.remove();
+      if (button) button.focus();
     });
-  });
+    box.appendChild(question);
+    box.appendChild(yes);
+    box.appendChild(document.createTextNode(" "));
+    box.appendChild(no);
+    form.insertBefore(box, button);
+    box.focus();
+  }
+  Array.prototype.forEach.call(
+    document.querySelectorAll("form.give-up[data-confirm], form.skip-form[data-confirm]"),
+    function (form) { form.addEventListener("submit", function (event) { askFirst(form, event); }); }
+  );
 
   var root = document.getElementById("drill");
   if (!root) return;

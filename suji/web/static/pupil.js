@@ -28,10 +28,5 @@
     };
     setTimeout(tick, 1000);
   }
-  var skip = document.querySelector("form.skip-form[data-confirm]");
-  if (skip) {
-    skip.addEventListener("submit", function (event) {
-      if (!window.confirm(skip.dataset.confirm)) event.preventDefault();
-    });
-  }
+  // (Skipping a problem asks first in the page: drill.js, with the formula box.)
 })();
