@@ -172,3 +172,12 @@ def test_the_two_languages_say_the_same(ja):
         "正確な値は出していません"
         in ja["A lone gooball, whole inches. The 3-player games include bumps; they have no exact value."]
     )
+
+
+def test_a_confidence_interval_is_the_95_percent_range(ja):
+    """信頼区間 is high-school statistics: the lessons say 「95%のはんい」, as the chart's grey band is explained
+    (「100回のうち95回がおさまるはんい」), and a die's sides before its d-name."""
+    assert offending(ja, "信頼区間") == {}
+    assert ja["95%% confidence interval"] == "95%%のはんい"
+    monsters = [v for k, v in ja.items() if k.startswith("Each monster is a set of dice")]
+    assert monsters and "6面のサイコロ「d6」" in monsters[0]

@@ -266,7 +266,7 @@ LESSON = Lesson(
     title=N_("Dice Monsters"),
     summary=N_("Monsters made of dice capture each other's dice. Which die beats which, and who wins?"),
     rules=(
-        N_("Each monster is a set of dice, for example Torchy: 6 8 8 8 20 (a d6, three d8 and a d20)."),
+        N_("Each monster is a set of dice, for example Torchy: 6 8 8 8 20 (one die with 6 sides, a “d6”; three with 8 sides, d8; one with 20 sides, a d20)."),
         N_(
             "Both players roll all their dice. The lowest single die starts; on a tie compare the "
             "next lowest."
