@@ -178,3 +178,22 @@ def test_a_table_wider_than_the_phone_shows_a_shadow_where_more_of_it_is(server,
     left, right = edge_darkness()
     assert left < 235 and right > 245  # at the end: the shade has moved to the left
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_wide_tables_caption_stays_readable_on_a_phone(server, browser, lang):
+    """The caption of a table that scrolls sideways wraps to the screen and stays while the table scrolls under it
+    (it ran off the edge with the table, cut mid-word)."""
+    page = new_page(browser, server, lang, 360, 740)
+    page.goto(f"{server}/lessons/dice-monsters/experiment/matches?n=40&seed=1")
+    caption = page.locator("#outcome-caption")
+    caption.scroll_into_view_if_needed()
+    wrap = caption.evaluate("c => [c.closest('.table-wrap').scrollWidth, c.closest('.table-wrap').clientWidth]")
+    assert wrap[0] > wrap[1], wrap  # the table is wider than the phone: this is the case in question
+    before = caption.bounding_box()
+    assert before["x"] >= 0 and before["x"] + before["width"] <= 360, before
+    caption.evaluate("c => { c.closest('.table-wrap').scrollLeft = 200; }")
+    after = caption.bounding_box()
+    assert after["x"] == before["x"] and after["x"] + after["width"] <= 360, (before, after)
+    shot(page, f"lesson-caption-scrolled-360-{lang}")
+    page.context.close()
