@@ -86,11 +86,17 @@ SYMBOL_CHARS = frozenset("−√")
 
 @dataclass(frozen=True)
 class LatinFonts:
-    """The fonts of Latin text: regular, bold, and the font of − and √ (the regular one when it has them)."""
+    """The fonts of Latin text: regular, bold, and the fonts of − and √ beside each (the text's own font when it
+    has them: a bold − beside a bold + and ×, not a regular one that looks faint on a die and on a photocopy)."""
 
     regular: str
     bold: str
     symbol: str
+    symbol_bold: str = ""  # "": the same as `symbol` (Symbol has one weight)
+
+    def symbol_for(self, latin: str) -> str:
+        """The font of − and √ in text set in `latin` (the regular or the bold font)."""
+        return self.symbol_bold if latin == self.bold and self.symbol_bold else self.symbol
 
     @property
     def embedded(self) -> bool:
@@ -119,7 +125,7 @@ def _register_latin(files: tuple[tuple[str, ...], tuple[str, ...]]) -> LatinFont
                 break
     if len(names) < 2:  # both or neither: a bold Helvetica beside a regular Liberation would look odd
         return LatinFonts(*STANDARD_LATIN, SYMBOL_FONT)
-    return LatinFonts(names[0], names[1], names[0])
+    return LatinFonts(names[0], names[1], names[0], names[1])
 
 
 def latin_font(bold: bool = False) -> str:
@@ -150,7 +156,7 @@ class TextFonts:
 
     def font_for(self, char: str, latin: str) -> str:
         if char in SYMBOL_CHARS:
-            return self.latin.symbol
+            return self.latin.symbol_for(latin)
         try:
             char.encode("cp1252")
         except UnicodeEncodeError:

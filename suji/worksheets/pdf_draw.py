@@ -7,6 +7,7 @@ The sheet (suji.worksheets.pdf) and practice's sign-in card (suji.worksheets.sig
 from __future__ import annotations
 
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from suji.worksheets import pdf_text
@@ -91,6 +92,16 @@ def draw_die(c: Canvas, x: float, y: float, face: object, kind: str, size: float
         hidden.setFont(latin_fonts().symbol, font_size)
         hidden.textOut(text)
         c.drawText(hidden)
+    elif text == "÷":
+        # Liberation Sans Bold's ÷ is lighter than its + and ×, and faded on a photocopy: drawn with an outline
+        # as well, it is as heavy as they are (the text is still "÷" for copying and searching).
+        obj = c.beginText(x + size / 2 - pdfmetrics.stringWidth(text, latin_fonts().bold, font_size) / 2, baseline)
+        obj.setTextRenderMode(2)
+        obj.setFont(latin_fonts().bold, font_size)
+        c.setStrokeColorRGB(*INK)
+        c.setLineWidth(font_size * 0.045)
+        obj.textOut(text)
+        c.drawText(obj)
     else:
         draw_text(c, x + size / 2, baseline, text, font_size, bold=True, align="center")
         if text in ("6", "9"):

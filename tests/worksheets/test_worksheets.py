@@ -694,3 +694,16 @@ def test_the_key_can_show_how_each_formula_is_worked_out():
     assert steps.settings.query()["steps"] == "yes"
     _, errors = worksheets.parse_settings({"steps": "maybe"}, "en")
     assert errors and errors[0].field == "steps"
+
+
+def test_a_bold_minus_is_as_bold_as_its_plus():
+    """A die's − was set in the regular font beside a bold + and ×: faint on the die, fainter on a photocopy."""
+    fonts = pdf_fonts.TextFonts(pdf_fonts.japanese_font())
+    latin = fonts.latin
+    bold = dict((chunk, font) for font, chunk in fonts.runs("−", bold=True))
+    regular = dict((chunk, font) for font, chunk in fonts.runs("−"))
+    if latin.embedded:
+        assert bold == {"−": latin.bold} and regular == {"−": latin.regular}
+        assert dict((c, f) for f, c in fonts.runs("+×÷", bold=True)) == {"+×÷": latin.bold}
+    else:  # Symbol has one weight
+        assert bold == regular == {"−": "Symbol"}

@@ -27,7 +27,7 @@ ROLE_FILL = {
 def _hidden_text(c: Canvas, cx: float, cy: float, text: str, size: float) -> None:
     """Invisible text over a face drawn as lines, so that copying or searching the PDF still finds the face."""
     fonts = latin_fonts()
-    font = fonts.symbol if text in SYMBOL_CHARS else fonts.bold
+    font = fonts.symbol_for(fonts.bold) if text in SYMBOL_CHARS else fonts.bold
     obj = c.beginText(cx - pdfmetrics.stringWidth(text, font, size) / 2, cy - size * 0.3)
     obj.setTextRenderMode(3)
     obj.setFont(font, size)
