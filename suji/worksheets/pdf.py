@@ -402,7 +402,7 @@ class _Writer:
             y -= 2 * mm
             # A mixed key has a level column: its note alone says what "best" means.
             lead = "" if self.ws.mixed else t[self.ws.level_text] + "   "
-            for line in wrap(lead + t[self.ws.key_note], 8.5, lay.inner_width):
+            for line in wrap(lead + t[self.ws.key_note] + t["sentence_gap"] + t["solutions_note"], 8.5, lay.inner_width):
                 y -= 4 * mm
                 draw_text(c, MARGIN, y, line, 8.5)
             c.setFillColorRGB(*INK)

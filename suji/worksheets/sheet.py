@@ -102,6 +102,7 @@ SHEET_TEXTS = {
     "best_score": N_("Best score"),
     "best_formula": N_("One best formula"),
     "solutions": N_("Solutions"),
+    "solutions_note": N_("Solutions: how many different formulas make that target, none with a die that changes nothing."),
     "print": N_("Print"),
     "download_pdf": N_("Download PDF"),
     "change_settings": N_("Change the settings"),

@@ -707,3 +707,10 @@ def test_a_bold_minus_is_as_bold_as_its_plus():
         assert dict((c, f) for f, c in fonts.runs("+×÷", bold=True)) == {"+×÷": latin.bold}
     else:  # Symbol has one weight
         assert bold == regular == {"−": "Symbol"}
+
+
+@pytest.mark.parametrize(("lang", "note"), [("en", "Solutions: how many different formulas make that target"),
+                                            ("ja", "式の数：その数を作る式が")])  # fmt: skip
+def test_the_answer_key_says_what_its_solutions_column_counts(lang, note):
+    data = worksheet_pdf(build_worksheet(Settings(count=2, seed="solutions", lang=lang, key=True)))
+    assert squeeze(note) in squeeze(" ".join(pdf_pages(data)))
