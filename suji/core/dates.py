@@ -1,7 +1,7 @@
 """Dates and times as a school reads them: one helper for every page, sheet and file that shows one.
 
-Japanese: 12月2日 and 2026年12月2日 11:43 (never ISO, never a zone's abbreviation such as JST: a school knows its
-own time); English: 2 Dec and 2 Dec 2026 11:43. The patterns are Babel's CLDR skeletons, so each language gets
+Japanese: 12月2日, 2026年4月 and 2026年12月2日 11:43 (never ISO, never a zone's abbreviation such as JST: a school knows its
+own time); English: 2 Dec, Apr 2026 and 2 Dec 2026 11:43. The patterns are Babel's CLDR skeletons, so each language gets
 its own order. A stored moment is UTC (naive values are read as UTC) and is shown in the zone given, the app's.
 """
 
@@ -22,6 +22,11 @@ def date_text(day: date, lang: str) -> str:
 def day_text(day: date, lang: str) -> str:
     """A day with its year, as a sentence writes it: 2027年6月29日 / 29 Jun 2027."""
     return format_skeleton("yMMMd", day, locale=_LOCALES.get(lang, "ja"))
+
+
+def month_text(day: date, lang: str) -> str:
+    """The month of a day, with its year: 2026年4月 / Apr 2026."""
+    return format_skeleton("yMMM", day, locale=_LOCALES.get(lang, "ja"))
 
 
 def moment_text(moment: datetime, lang: str, zone: tzinfo) -> str:

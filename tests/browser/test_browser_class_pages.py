@@ -125,6 +125,13 @@ def test_teacher_pages_on_a_laptop(school, browser, locale):
     # Every skill's column in view on a laptop (the last ones were hidden behind a scroll at 1366 px).
     assert page.locator("#skills-grid").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     look(page, f"pupils-teacher-reports-1280-{lang}", 1280, ruby=False)
+    page.click("#year-choice")  # the school year, a column a month
+    sync_api.expect(page.locator("#year-choice")).to_have_attribute("aria-current", "page")
+    assert page.locator("#skills-grid").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+    look(page, f"pupils-teacher-reports-year-1280-{lang}", 1280, ruby=False)
+    page.click("#skills-grid thead a >> nth=1")  # one skill, month by month
+    sync_api.expect(page.locator("#skill-table")).to_be_visible()
+    look(page, f"pupils-teacher-reports-year-skill-1280-{lang}", 1280, ruby=False)
     page.goto(f"{url}/teacher/classes/{class_id}")
     page.click("#roster-table a >> nth=-1")
     sync_api.expect(page.locator("#new-card")).to_be_visible()

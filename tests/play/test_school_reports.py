@@ -278,3 +278,30 @@ def test_the_same_alert_for_many_pupils_is_one_line_of_the_class_page():
     assert lines[4].message("en") == "4 pupils have not signed in yet." and lines[4].pupil_id == ""
     assert lines[2].message("en") == "Hana has not started “Sheet 4”, due 6 Dec."
     assert "3人" in lines[1].message("ja") or "3" in lines[1].message("ja")
+
+
+def test_a_school_years_months_run_from_april_to_this_month():
+    from suji.play.school.reports import month_periods
+
+    starts, ends = month_periods(date(2026, 4, 1), date(2026, 12, 5))
+    assert starts == [date(2026, m, 1) for m in range(4, 13)]
+    assert ends == [date(2026, m, 1) for m in range(5, 13)] + [date(2026, 12, 6)]  # the last runs to today
+    starts, ends = month_periods(date(2026, 4, 1), date(2027, 3, 31))  # a year that is over: all twelve
+    assert len(starts) == 12 and starts[9] == date(2027, 1, 1) and ends[-1] == date(2027, 4, 1)
+    assert month_periods(date(2026, 4, 1), date(2026, 4, 1)) == ([date(2026, 4, 1)], [date(2026, 4, 2)])
+
+
+@given(st.lists(st.tuples(st.integers(0, 400), st.booleans(), st.integers(1, 5)), max_size=30))
+def test_answers_counted_by_the_month_add_up_as_one_by_one(answers):
+    """An Answered that stands for n answers counts as n answers of that day, in a month as in a week."""
+    from suji.play.school.progress import activity_weeks
+    from suji.play.school.reports import Answered, month_periods, skill_weeks
+
+    first = date(2026, 4, 1)
+    starts, ends = month_periods(first, date(2027, 3, 31))
+    grouped = [Answered(first + timedelta(days=d), made, frozenset({"times"}), n) for d, made, n in answers]
+    single = [Answered(a.day, a.made, a.skills) for a in grouped for _ in range(a.times)]
+    assert skill_weeks(grouped, starts, ["times"], ends) == skill_weeks(single, starts, ["times"], ends)
+    assert activity_weeks(grouped, starts, ends) == activity_weeks(single, starts, ends)
+    inside = sum(n for d, _, n in answers if first + timedelta(days=d) < date(2027, 4, 1))
+    assert sum(c.answered for c in activity_weeks(grouped, starts, ends)) == inside

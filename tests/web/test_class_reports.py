@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from teacher_support import make_class, misses, print_cards, pupil_client, pupil_ids, sign_up
 from test_class_homework import problems, send, set_homework
 
+from suji.core.furigana import strip_ruby
 from suji.learner.bank import load
 from suji.learner.items import item_key
 from suji.rules.dice import Roll
@@ -188,3 +189,56 @@ def test_another_teachers_reports_are_not_found(app, client, school):
         assert client.get(path).status_code == 200, path
     own = make_class(other, roster="1 Aki")
     assert other.get(f"/teacher/classes/{own}/pupils/{pupils['Ken']}/report").status_code == 404  # not in that class
+
+
+def test_the_school_year_by_month(app, client, school):
+    """?weeks=year: a column a month from the school year's first (April) to this month, each month's answers
+    counted by the database; an answer of May is May's, in the grid and in the CSV."""
+    from sqlalchemy import event
+
+    from suji.web.classes import progress, store
+    from suji.web.classes.models import SchoolClass
+
+    class_id, _, _, pupils = school
+    with app.test_request_context():
+        cls = db.session.scalar(select(SchoolClass).where(SchoolClass.public_id == class_id))
+        starts, ends = progress.year_months(cls)
+        today = store.today()
+    assert starts[0].month == 4 and starts[0].day == 1 and starts[-1] <= today < ends[-1]
+    assert all(b == a for a, b in zip(ends, starts[1:], strict=False))  # each month ends where the next begins
+    one = client.get(f"/teacher/classes/{class_id}/reports?skill=times&weeks=year").get_data(as_text=True)
+    assert 'aria-current="page" id="year-choice"' in one and "month by month" in one
+    heads = re.findall(r'<th scope="col" class="num">([^<]+)</th>', one)
+    assert heads[0] == f"Apr {starts[0].year}" and len(heads) == len(starts)
+    ken = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
+    cells = re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken)
+    assert cells[-1] == ("low", "0 of 3") and all(c == ("none", "") for c in cells[:-1])
+    # Two of Ken's misses were in May: they move to May's column.
+    may = datetime(starts[0].year, 5, 20, 3, 0)
+    with app.app_context():
+        ids = db.session.scalars(select(AssignmentAttempt.id).where(AssignmentAttempt.pupil_id == select(
+            ClassPupil.id).where(ClassPupil.public_id == pupils["Ken"]).scalar_subquery()).limit(2)).all()
+        db.session.execute(update(AssignmentAttempt).where(AssignmentAttempt.id.in_(ids)).values(created_at=may))
+        db.session.commit()
+    statements = []
+    listen = lambda *args: statements.append(args[2])  # noqa: E731
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", listen)
+    try:
+        one = client.get(f"/teacher/classes/{class_id}/reports?skill=times&weeks=year").get_data(as_text=True)
+    finally:
+        with app.app_context():
+            event.remove(db.engine, "before_cursor_execute", listen)
+    ken = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
+    cells = re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken)
+    assert cells[1] == ("low", "0 of 2") and cells[-1] == ("low", "0 of 1")
+    counted = [s for s in statements if "count(" in s.lower() and "group by" in s.lower()]
+    assert len(counted) == 2 * len(starts)  # two grouped queries a month, whatever the pupils answered
+    lines = rows_of(client.get(f"/teacher/classes/{class_id}/reports/skills.csv?weeks=year"))
+    assert lines[0][4] == f"{starts[0]:%Y-%m}: made" and lines[0][4 + len(starts)] == f"{starts[0]:%Y-%m}: answered"
+    ken_times = next(r for r in lines if r[1] == "Ken" and r[2] == "× (times)")
+    answered = ken_times[4 + len(starts):]
+    assert answered[1] == "2" and answered[-1] == "1" and sum(map(int, answered)) == 3
+    client.set_cookie("suji_lang", "ja")
+    ja = strip_ruby(client.get(f"/teacher/classes/{class_id}/reports?weeks=year").get_data(as_text=True))
+    assert f"{starts[0].year}年4月から" in ja and "1年間（月ごと）" in ja and "年間のスキル" in ja

@@ -25,7 +25,7 @@ from suji.core.i18n import N_, translate
 from suji.core.spreadsheet import csv_bytes
 from suji.learner.families import FAMILIES, families_of
 from suji.learner.mastery import FAMILIAR, LEVELS, NOT_STARTED
-from suji.play.school.reports import TEXTS, Alert, Answered, WeekCell, skill_weeks
+from suji.play.school.reports import TEXTS, Alert, Answered, WeekCell, period_ends, skill_weeks
 from suji.rules.language.errors import FormulaError
 from suji.rules.language.reader import MAX_FORMULA_LENGTH, parse
 
@@ -57,14 +57,17 @@ def formula_skills(printed: str) -> frozenset[str]:
         return frozenset()
 
 
-def activity_weeks(answers: Iterable[Answered], starts: Sequence[date]) -> tuple[WeekCell, ...]:
-    """Every answer a week (with a skill or not), made of answered, from each Monday of `starts`."""
+def activity_weeks(answers: Iterable[Answered], starts: Sequence[date],
+                   ends: Sequence[date] | None = None) -> tuple[WeekCell, ...]:  # fmt: skip
+    """Every answer a period (with a skill or not), made of answered: a week from each Monday of `starts`, or
+    from each start to its `ends`."""
     counts = [[0, 0] for _ in starts]
+    bounds = list(zip(starts, period_ends(starts, ends), strict=True))
     for answer in answers:
-        for i, start in enumerate(starts):
-            if 0 <= (answer.day - start).days < 7:
-                counts[i][0] += 1
-                counts[i][1] += int(answer.made)
+        for i, (start, end) in enumerate(bounds):
+            if start <= answer.day < end:
+                counts[i][0] += answer.times
+                counts[i][1] += answer.times if answer.made else 0
     return tuple(WeekCell(a, m) for a, m in counts)
 
 
@@ -98,10 +101,12 @@ class PupilProgress:
 
 
 def pupil_progress(pupil_id: str, name: str, number: int | None, levels: Mapping[str, str],
-                   answers: Sequence[Answered], starts: Sequence[date]) -> PupilProgress:  # fmt: skip
-    """A pupil's row of the grid from their answers of the weeks shown and the learner model's levels."""
+                   answers: Sequence[Answered], starts: Sequence[date],
+                   ends: Sequence[date] | None = None) -> PupilProgress:  # fmt: skip
+    """A pupil's row of the grid from their answers of the weeks (or months: `ends`) shown and the learner
+    model's levels."""
     return PupilProgress(pupil_id, name, number, {s: levels.get(s, NOT_STARTED) for s in FAMILIES},
-                         skill_weeks(answers, starts, FAMILIES), activity_weeks(answers, starts))  # fmt: skip
+                         skill_weeks(answers, starts, FAMILIES, ends), activity_weeks(answers, starts, ends))  # fmt: skip
 
 
 def at_least(rows: Iterable[PupilProgress], skill: str, level: str = FAMILIAR) -> int:

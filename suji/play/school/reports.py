@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 
 from suji.core.decimals import rounded
@@ -318,6 +318,7 @@ class Answered:
     day: object  # a datetime.date
     made: bool
     skills: frozenset[str]
+    times: int = 1  # how many such answers this stands for (a month's, counted by the database)
 
 
 @dataclass(frozen=True)
@@ -344,31 +345,57 @@ def week_starts(today, weeks: int = WEEKS) -> list:  # noqa: ANN001 - datetime.d
     return [monday - timedelta(weeks=weeks - 1 - i) for i in range(weeks)]
 
 
-def skill_weeks(answers: Iterable[Answered], starts: Sequence, skills: Sequence[str]) -> dict[str, tuple[WeekCell, ...]]:
-    """Per skill, one cell a week (from each Monday of `starts`): how many answers asked for it, how many made."""
+def month_periods(first, last) -> tuple[list, list]:  # noqa: ANN001 - datetime.date
+    """The months from `first` to `last` (a school year so far): each one's first day (`first` itself for the
+    first month) and the day after its last (`last`'s next day for the last month), oldest first."""
+    starts, ends = [], []
+    start = first
+    while start <= last:
+        following = date(start.year + start.month // 12, start.month % 12 + 1, 1)
+        starts.append(start)
+        ends.append(min(following, last + timedelta(days=1)))
+        start = following
+    return starts, ends
+
+
+def period_ends(starts: Sequence, ends: Sequence | None) -> Sequence:
+    """The day after each period's last: `ends` when given, else a week after each start."""
+    return ends if ends is not None else [start + timedelta(days=7) for start in starts]
+
+
+def skill_weeks(answers: Iterable[Answered], starts: Sequence, skills: Sequence[str],
+                ends: Sequence | None = None) -> dict[str, tuple[WeekCell, ...]]:  # fmt: skip
+    """Per skill, one cell a period (a week from each Monday of `starts`, or from each start to its `ends`): how
+    many answers asked for it, how many made."""
     counts = {s: [[0, 0] for _ in starts] for s in skills}
+    bounds = list(zip(starts, period_ends(starts, ends), strict=True))
     for answer in answers:
         week = None
-        for i, start in enumerate(starts):
-            if start <= answer.day < start + timedelta(days=7):
+        for i, (start, end) in enumerate(bounds):
+            if start <= answer.day < end:
                 week = i
         if week is None:
             continue
         for skill in answer.skills:
             if skill in counts:
-                counts[skill][week][0] += 1
-                counts[skill][week][1] += int(answer.made)
+                counts[skill][week][0] += answer.times
+                counts[skill][week][1] += answer.times if answer.made else 0
     return {s: tuple(WeekCell(a, m) for a, m in cells) for s, cells in counts.items()}
 
 
 def skills_csv(rows: Sequence[tuple[str, int | None, Mapping[str, str], Mapping[str, Sequence[WeekCell]]]],
-               skills: Sequence[str], starts: Sequence, skill_name, level_name, lang: str) -> bytes:  # noqa: ANN001
-    """The pupil × skill grid as CSV: one line per pupil and skill, with the level now and each week's answers
-    made of answered. `rows` holds (name, number, {skill: level}, {skill: week cells})."""
+               skills: Sequence[str], starts: Sequence, skill_name, level_name, lang: str,  # noqa: ANN001
+               months: bool = False) -> bytes:  # fmt: skip
+    """The pupil × skill grid as CSV: one line per pupil and skill, with the level now and each week's (or
+    month's) answers made of answered. `rows` holds (name, number, {skill: level}, {skill: week cells})."""
     header = [translate(TEXTS["number"], lang), translate(TEXTS["name"], lang), translate(N_("Skill"), lang),
               translate(N_("Level now"), lang)]  # fmt: skip
-    header += [translate(N_("Week of %(day)s: made"), lang, day=d.isoformat()) for d in starts for _ in (0,)]
-    header += [translate(N_("Week of %(day)s: answered"), lang, day=d.isoformat()) for d in starts]
+    if months:
+        header += [translate(N_("%(month)s: made"), lang, month=f"{d:%Y-%m}") for d in starts]
+        header += [translate(N_("%(month)s: answered"), lang, month=f"{d:%Y-%m}") for d in starts]
+    else:
+        header += [translate(N_("Week of %(day)s: made"), lang, day=d.isoformat()) for d in starts]
+        header += [translate(N_("Week of %(day)s: answered"), lang, day=d.isoformat()) for d in starts]
     lines: list[list[object]] = [header]
     for name, number, levels, weeks in rows:
         for skill in skills:

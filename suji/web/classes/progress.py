@@ -54,6 +54,9 @@ from suji.web.settings import local_time, local_zone
 # 13 weeks is a term (学期): a teacher compares this term's weeks with the last one's at a glance.
 WEEK_CHOICES = (4, 6, 8, 13)
 MAX_WEEKS = max(WEEK_CHOICES)
+# ?weeks=year: the class's school year so far, a column a month (at most 12, whatever the class holds: each month's
+# answers are counted by the database, a row per pupil, problem and outcome, not read one by one).
+YEAR = "year"
 PUPIL_REPORT_WEEKS = 8  # the printed page for a parents' meeting, unless the teacher asks for another
 # Not mistakes of a formula: a practice goal of points not reached (a target was made), a problem skipped.
 NOT_MISTAKES = ("below_goal", SKIPPED)
@@ -63,6 +66,28 @@ def weeks_shown(raw: object) -> int:
     """The number of weeks a page asked for (?weeks=), one of WEEK_CHOICES, else reports.WEEKS."""
     text = str(raw or "")
     return int(text) if text.isdigit() and int(text) in WEEK_CHOICES else reports.WEEKS
+
+
+def year_shown(raw: object) -> bool:
+    """Whether a page asked for the school year by month (?weeks=year)."""
+    return str(raw or "") == YEAR
+
+
+def year_months(cls: SchoolClass, today: date | None = None) -> tuple[list[date], list[date]]:
+    """The months of the class's school year up to today's (all of them once the year is over): each one's first
+    day and the day after its last (reports.month_periods). A class made before its year begins shows its first
+    month."""
+    last = cls.ends_on
+    first = _year_first_day(last)
+    return reports.month_periods(first, max(first, min(today or store.today(), last)))
+
+
+def _year_first_day(last: date) -> date:
+    """The first day of the school year that ends on `last` (1 April for 31 March)."""
+    try:
+        return last.replace(year=last.year - 1) + timedelta(days=1)
+    except ValueError:  # 29 February
+        return date(last.year - 1, 3, 1)
 
 
 def starts_of(weeks: int, today: date | None = None) -> list[date]:
@@ -118,6 +143,49 @@ def profiles_of(pupils: Sequence[ClassPupil]) -> dict[int, PracticeProfile]:
 def levels_of(profile: PracticeProfile | None) -> dict[str, str]:
     """Each skill's mastery level now, from the learner model (all "not started" without a profile)."""
     return levels(practice.learner_of(profile), practice.references())
+
+
+def month_answers_of(pupils: Sequence[ClassPupil], starts: Sequence[date], ends: Sequence[date]
+                     ) -> dict[int, list[Answered]]:  # fmt: skip
+    """Every answer of these pupils in each month, counted by the database: per month two queries, a row per
+    pupil, problem (practice item or written formula) and outcome; each an Answered on the month's first day."""
+    found: dict[int, list[Answered]] = {p.id: [] for p in pupils}
+    by_profile = {p.profile_id: p.id for p in pupils if p.profile_id is not None}
+    bank = practice.bank()
+    for start, end in zip(starts, ends, strict=True):
+        since, until = _moment(start), _moment(end)
+        if by_profile:
+            rows = db.session.execute(
+                select(PracticeAnswer.profile_id, PracticeAnswer.item_key, PracticeAnswer.made_goal, func.count())
+                .where(PracticeAnswer.profile_id.in_(list(by_profile)), PracticeAnswer.answered_at >= since,
+                       PracticeAnswer.answered_at < until)
+                .group_by(PracticeAnswer.profile_id, PracticeAnswer.item_key, PracticeAnswer.made_goal)
+            )  # fmt: skip
+            for profile_id, key, made, n in rows:
+                item = bank.get(key)
+                skills = item.needs if item is not None else frozenset()
+                found[by_profile[profile_id]].append(Answered(start, bool(made), skills, n))
+        if pupils:
+            rows = db.session.execute(
+                select(AssignmentAttempt.pupil_id, AssignmentAttempt.formula, AssignmentAttempt.made, func.count())
+                .where(AssignmentAttempt.pupil_id.in_([p.id for p in pupils]), AssignmentAttempt.item_key.is_(None),
+                       AssignmentAttempt.created_at >= since, AssignmentAttempt.created_at < until)
+                .group_by(AssignmentAttempt.pupil_id, AssignmentAttempt.formula, AssignmentAttempt.made)
+            )  # fmt: skip
+            for pupil_id, formula, made, n in rows:
+                found[pupil_id].append(Answered(start, bool(made), formula_skills(formula or ""), n))
+    return found
+
+
+def class_year_progress(cls: SchoolClass, pupils: Sequence[ClassPupil]
+                        ) -> tuple[list[date], list[date], list[PupilProgress]]:  # fmt: skip
+    """The grid over the school year so far: the months' first days, the days after them, a row per pupil."""
+    starts, ends = year_months(cls)
+    answers = month_answers_of(pupils, starts, ends)
+    profiles = profiles_of(pupils)
+    rows = [pupil_progress(p.public_id, p.name, p.number, levels_of(profiles.get(p.id)), answers[p.id], starts,
+                           ends) for p in pupils]  # fmt: skip
+    return starts, ends, rows
 
 
 def class_progress(pupils: Sequence[ClassPupil], weeks: int) -> tuple[list[date], list[PupilProgress]]:

@@ -19,8 +19,9 @@ from __future__ import annotations
 from flask import abort, make_response, render_template, request
 from werkzeug.wrappers import Response
 
+from suji.core.dates import date_text, month_text
 from suji.core.decimals import decimal_text
-from suji.core.i18n import translate
+from suji.core.i18n import N_, translate
 from suji.learner.families import FAMILIES, FAMILY_NAMES
 from suji.learner.mastery import LEVEL_NAMES, LEVELS
 from suji.play.school import reports as rules
@@ -59,29 +60,44 @@ def _names(language: str) -> dict:
 def reports_page(teacher: Teacher, cls: SchoolClass) -> str:
     """The skills grid: each pupil's level now in every skill and their answers week by week; one skill's
     weeks in figures with ?skill=; the alerts; each homework's report."""
-    weeks = progress.weeks_shown(request.args.get("weeks"))
+    months = progress.year_shown(request.args.get("weeks"))
+    weeks = progress.YEAR if months else progress.weeks_shown(request.args.get("weeks"))
     skill = request.args.get("skill", "")
     skill = skill if skill in FAMILIES else None
     pupils = store.pupils_of(cls)
-    starts, rows = progress.class_progress(pupils, weeks)
+    if months:
+        starts, _, rows = progress.class_year_progress(cls, pupils)
+    else:
+        starts, rows = progress.class_progress(pupils, weeks)  # type: ignore[arg-type]
     alerts = progress.class_alerts(cls, pupils)
     language = lang()
     return render_template(
         "classes/reports.html", teacher=teacher, cls=cls, rows=rows, starts=starts, weeks=weeks, skill=skill,
+        months=months, period_names=_period_names(starts, months, language), year=progress.YEAR,
         week_choices=progress.WEEK_CHOICES, families=FAMILIES, levels=LEVELS, at_least=at_least,
         alerts=[(a, progress.alert_text(a, language)) for a in alerts], assignments=work.assignments_of(cls, (FIXED, ADAPTIVE, LIVE)),
         **_names(language),
     )  # fmt: skip
 
 
+def _period_names(starts: list, months: bool, language: str) -> list[str]:
+    """The grid's column heads: "Week of 6 Apr", or the month ("April 2026", 2026年4月)."""
+    if months:
+        return [month_text(day, language) for day in starts]
+    return [translate(N_("Week of %(day)s"), language, day=date_text(day, language)) for day in starts]
+
+
 @bp.get("/teacher/classes/<class_id>/reports/skills.csv")
 @class_required
 def skills_csv(teacher: Teacher, cls: SchoolClass) -> Response:
-    weeks = progress.weeks_shown(request.args.get("weeks"))
-    starts, rows = progress.class_progress(store.pupils_of(cls), weeks)
+    months = progress.year_shown(request.args.get("weeks"))
+    if months:
+        starts, _, rows = progress.class_year_progress(cls, store.pupils_of(cls))
+    else:
+        starts, rows = progress.class_progress(store.pupils_of(cls), progress.weeks_shown(request.args.get("weeks")))
     lines = [(r.name, r.number, dict(r.levels), dict(r.weeks)) for r in rows]
-    data = rules.skills_csv(lines, FAMILIES, starts, progress.skill_name, progress.level_name, lang())
-    return csv_response(data, f"suji-{cls.name}-{cls.school_year}-skills.csv")
+    data = rules.skills_csv(lines, FAMILIES, starts, progress.skill_name, progress.level_name, lang(), months=months)
+    return csv_response(data, f"suji-{cls.name}-{cls.school_year}-skills{'-year' if months else ''}.csv")
 
 
 @bp.get("/teacher/classes/<class_id>/alerts.csv")
