@@ -294,4 +294,4 @@ def test_check_page_shows_the_best_possible_score(client, monkeypatch):
         follow_redirects=True,
     )
     html = strip_ruby(response.get_data(as_text=True))
-    assert "いちばん高い得点" in html and "いちばん高い得点：35点" in html
+    assert "このレベルでとれるいちばん高い得点" in html and 'id="best-score">35点<' in html

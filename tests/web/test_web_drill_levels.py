@@ -44,7 +44,7 @@ def test_hints_and_on_track_keep_to_the_level(level_client, level):
 @pytest.mark.parametrize("level", [1, 2])
 def test_the_best_answer_after_a_try_keeps_to_the_level(level_client, level):
     token = open_drill(level_client, level)
-    page = level_client.post(f"/drill/{level}/check", follow_redirects=True, data={"roll": token, "formula": "1+1"},
+    page = level_client.post(f"/drill/{level}/check", follow_redirects=True, data={"roll": token, "formula": "4×5"},
                              headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
     best = solve(ROLL, LEVEL_OPERATORS[level]).top
     shown = re.search(r'<span class="scored-formula">(.*?)</span>\s*=', page, re.S)
@@ -55,7 +55,7 @@ def test_the_best_answer_after_a_try_keeps_to_the_level(level_client, level):
 
 def test_a_miss_keeps_the_best_answer_behind_a_tap(level_client):
     token = open_drill(level_client, 3)
-    miss = level_client.post("/drill/3/check", follow_redirects=True, data={"roll": token, "formula": "1+1"},
+    miss = level_client.post("/drill/3/check", follow_redirects=True, data={"roll": token, "formula": "4×5"},
                              headers={"Accept-Language": "en"}).get_data(as_text=True)  # fmt: skip
     assert '<details id="best-answer"><summary>Show the best answer</summary>' in miss
     made = level_client.post("/drill/3/check", follow_redirects=True, data={"roll": token, "formula": "752−4²÷2"},

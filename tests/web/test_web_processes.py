@@ -151,7 +151,7 @@ def test_the_table_copied_over_truncated_and_renamed_under_a_running_server(tmp_
         status, _ = answer_now(client)
         assert status in (200, 202) and server.poll() is None
         page = client.connection
-        page.request("GET", "/lessons/", headers={"Accept-Language": "en", "Cookie": client.headers["Cookie"]})
+        page.request("GET", "/lessons/suji", headers={"Accept-Language": "en", "Cookie": client.headers["Cookie"]})
         assert 'data-state="damaged"' in page.getresponse().read().decode()
         staged = tmp_path / "odds.suji.new"
         shutil.copyfile(first, staged)
