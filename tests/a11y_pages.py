@@ -139,7 +139,7 @@ class Tour:
             )
             context.add_cookies([{"name": "suji_lang", "value": self.lang, "url": self.base}])
             page = context.new_page()
-            page.on("dialog", lambda dialog: dialog.accept())  # "end the class?", "skip this problem?"
+            page.on("dialog", lambda dialog: dialog.accept())  # the teacher's "end the class?" (a pupil's skip asks in the page)
             page.on("response", lambda response, role=role: self._keep_document(role, response))
             self.contexts[role], self.pages[role] = context, page
             if role == "teacher":

@@ -82,9 +82,9 @@ class Experiment:
     default_trials: int = DEFAULT_TRIALS
     max_trials: int = MAX_TRIALS
     x_title: str = ""  # msgid
-    # How the live run names one row, when "<x_title> <label>" reads wrong: a msgid with %(value)s, the row's
-    # label ("%(value)s inches": 4 inches, ４インチ, not "inches 4").
-    case_name: str = ""
+    # How the live run names one row, when "<x_title> <label>" reads wrong: a message with %(value)s, the row's
+    # label, and singular/plural by it ("1 inch", "4 inches", ４インチ, not "inches 4").
+    case_name: Message = ""
     exact_label: str = ""  # msgid; defaults to "exact" in the pages
     extras: Callable[[], dict[str, Any]] | None = None  # more for the page (stored results beside the run)
     # The seed of the first view: chosen where a pupil's first picture of a few rows should not show the 1 run in

@@ -183,17 +183,18 @@ def check_formula(level: int) -> Response:
     named = roll_of_token(request.form.get("roll"))
     formula = formula_field(request.form.get("formula"))
     if named is None or named[0] != level:  # an old or forged page: keep the formula, show the current roll
-        flash(
-            gettext("That page was out of date, so here is the current roll. Your formula is kept."), "error"
-        )
-        return redirect(url_for("drill.play", level=level, formula=formula), code=303)
+        return _out_of_date(level, formula)
     seed = named[1]
     roll = drill_rolls.roll_at(level, seed)
     result = checked(formula, roll)
     if not result.valid:
         # A formula the checker refuses (a typo, a die not rolled, nothing written) is no try, as in practice,
         # homework and class mode: the pupil stays on the roll with the text in the box, is told why, and the
-        # streak is as it was.
+        # streak is as it was. From a page whose roll is no longer the current one, the reason would be about
+        # dice the pupil no longer sees: the page says it was out of date instead.
+        current = current_state(level)
+        if current is None or current["seed"] != seed:
+            return _out_of_date(level, formula)
         flash(sentences(_page_lang(), result.error.message(_page_lang()), gettext(NOT_A_TRY)), "error")
         return redirect(url_for("drill.play", level=level, formula=formula), code=303)
     made = result.target is not None
@@ -210,6 +211,12 @@ def check_formula(level: int) -> Response:
         _save(level, state)
     session[RESULT_KEY] = {"level": level, "seed": seed, "formula": formula, "hints": hints}
     return redirect(url_for("drill.result", level=level), code=303)
+
+
+def _out_of_date(level: int, formula: str) -> Response:
+    """Back to the current roll of `level`, the formula kept, saying the page sent was out of date."""
+    flash(gettext("That page was out of date, so here is the current roll. Your formula is kept."), "error")
+    return redirect(url_for("drill.play", level=level, formula=formula), code=303)
 
 
 @bp.get("/<int:level>/result")

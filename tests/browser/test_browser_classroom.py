@@ -32,7 +32,7 @@ def context_page(browser, width: int, height: int, locale: str, errors: list[str
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = context.new_page()
     page.on("console", lambda msg: errors.append(f"{msg.type}: {msg.text}") if msg.type == "error" else None)
-    page.on("dialog", lambda dialog: dialog.accept())  # "end the class?", "skip this problem?"
+    page.on("dialog", lambda dialog: dialog.accept())  # the teacher's "end the class?" (a pupil's skip asks in the page)
     return page
 
 

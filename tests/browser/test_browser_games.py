@@ -290,3 +290,24 @@ def test_short_table_headings_stay_whole_on_a_phone(served, browser):
     assert table["x"] + table["width"] <= 360, table  # and the table still fits the screen
     shot(page, "games-score-table-360-ja")
     assert errors == []
+
+
+def test_giving_up_works_without_the_submitter_of_newer_browsers(served, browser):
+    """Safari before 15.4 (many a school iPad) has no SubmitEvent.submitter: the yes still gives up, Escape is no."""
+    app, base = served
+    page, errors = new_page(browser, 360, "ja-JP")
+    page.add_init_script("Object.defineProperty(SubmitEvent.prototype, 'submitter', {get: () => undefined})")
+    start_solo_with_its_script(page, base)
+    game_id = game_id_of(page)
+    page.click("#give-up")
+    box = page.get_by_role("alertdialog", name="このお題をあきらめますか？")
+    sync_api.expect(box).to_be_focused()
+    page.keyboard.press("Escape")  # no
+    sync_api.expect(page.locator("#confirm-give-up")).to_have_count(0)
+    sync_api.expect(page.locator("#give-up")).to_be_focused()
+    assert hand_now(app, game_id).status == games.OPEN
+    page.click("#give-up")
+    page.click("#give-up-sure")
+    sync_api.expect(page.locator("#give-up")).to_have_count(0)
+    assert hand_now(app, game_id).status == games.GAVE_UP
+    assert errors == []

@@ -9,7 +9,7 @@ import io
 import json
 import re
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import select, update
@@ -191,35 +191,30 @@ def test_another_teachers_reports_are_not_found(app, client, school):
     assert other.get(f"/teacher/classes/{own}/pupils/{pupils['Ken']}/report").status_code == 404  # not in that class
 
 
-def test_the_school_year_by_month(app, client, school):
+def test_the_school_year_by_month(app, client, school, monkeypatch):
     """?weeks=year: a column a month from the school year's first (April) to this month, each month's answers
-    counted by the database; an answer of May is May's, in the grid and in the CSV."""
+    counted by the database in the school's time (00:30 on 1 May in Japan is May's), in the grid and the CSV."""
     from sqlalchemy import event
 
     from suji.web.classes import progress, store
     from suji.web.classes.models import SchoolClass
 
     class_id, _, _, pupils = school
+    monkeypatch.setattr(store, "today", lambda: date(2026, 12, 5))
+    with app.app_context():
+        db.session.execute(update(SchoolClass).where(SchoolClass.public_id == class_id).values(ends_on=date(2027, 3, 31)))
+        ken = select(ClassPupil.id).where(ClassPupil.public_id == pupils["Ken"]).scalar_subquery()
+        ids = db.session.scalars(select(AssignmentAttempt.id).where(AssignmentAttempt.pupil_id == ken)
+                                 .order_by(AssignmentAttempt.id)).all()  # fmt: skip
+        assert len(ids) == 3  # Ken's three misses with ×: 1 May 00:30 in Japan, 20 May, 1 December (UTC below)
+        for attempt, moment in zip(ids, (datetime(2026, 4, 30, 15, 30), datetime(2026, 5, 20, 3), datetime(2026, 12, 1, 3)),
+                                   strict=True):  # fmt: skip
+            db.session.execute(update(AssignmentAttempt).where(AssignmentAttempt.id == attempt).values(created_at=moment))
+        db.session.commit()
     with app.test_request_context():
         cls = db.session.scalar(select(SchoolClass).where(SchoolClass.public_id == class_id))
         starts, ends = progress.year_months(cls)
-        today = store.today()
-    assert starts[0].month == 4 and starts[0].day == 1 and starts[-1] <= today < ends[-1]
-    assert all(b == a for a, b in zip(ends, starts[1:], strict=False))  # each month ends where the next begins
-    one = client.get(f"/teacher/classes/{class_id}/reports?skill=times&weeks=year").get_data(as_text=True)
-    assert 'aria-current="page" id="year-choice"' in one and "month by month" in one
-    heads = re.findall(r'<th scope="col" class="num">([^<]+)</th>', one)
-    assert heads[0] == f"Apr {starts[0].year}" and len(heads) == len(starts)
-    ken = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
-    cells = re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken)
-    assert cells[-1] == ("low", "0 of 3") and all(c == ("none", "") for c in cells[:-1])
-    # Two of Ken's misses were in May: they move to May's column.
-    may = datetime(starts[0].year, 5, 20, 3, 0)
-    with app.app_context():
-        ids = db.session.scalars(select(AssignmentAttempt.id).where(AssignmentAttempt.pupil_id == select(
-            ClassPupil.id).where(ClassPupil.public_id == pupils["Ken"]).scalar_subquery()).limit(2)).all()
-        db.session.execute(update(AssignmentAttempt).where(AssignmentAttempt.id.in_(ids)).values(created_at=may))
-        db.session.commit()
+    assert starts == [date(2026, m, 1) for m in range(4, 13)] and ends[-1] == date(2026, 12, 6)
     statements = []
     listen = lambda *args: statements.append(args[2])  # noqa: E731
     with app.app_context():
@@ -229,16 +224,36 @@ def test_the_school_year_by_month(app, client, school):
     finally:
         with app.app_context():
             event.remove(db.engine, "before_cursor_execute", listen)
-    ken = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
-    cells = re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken)
-    assert cells[1] == ("low", "0 of 2") and cells[-1] == ("low", "0 of 1")
+    assert 'aria-current="page" id="year-choice"' in one and "month by month" in one
+    heads = re.findall(r'<th scope="col" class="num">([^<]+)</th>', one)
+    assert heads == ["Apr 2026", "May 2026", "Jun 2026", "Jul 2026", "Aug 2026", "Sept 2026", "Oct 2026",
+                     "Nov 2026", "Dec 2026"]  # fmt: skip
+    ken_row = dict(re.findall(r'<tr data-pupil="([^"]+)">(.*?)</tr>', one, re.S))[pupils["Ken"]]
+    cells = re.findall(r'<td class="num week band-(\w+)">([^<]*)<', ken_row)
+    assert cells[0] == ("none", "") and cells[1] == ("low", "0 of 2") and cells[-1] == ("low", "0 of 1")
     counted = [s for s in statements if "count(" in s.lower() and "group by" in s.lower()]
     assert len(counted) == 2 * len(starts)  # two grouped queries a month, whatever the pupils answered
     lines = rows_of(client.get(f"/teacher/classes/{class_id}/reports/skills.csv?weeks=year"))
     assert lines[0][4] == f"{starts[0]:%Y-%m}: made" and lines[0][4 + len(starts)] == f"{starts[0]:%Y-%m}: answered"
     ken_times = next(r for r in lines if r[1] == "Ken" and r[2] == "× (times)")
     answered = ken_times[4 + len(starts):]
-    assert answered[1] == "2" and answered[-1] == "1" and sum(map(int, answered)) == 3
+    assert answered == ["0", "2", "0", "0", "0", "0", "0", "0", "1"]
     client.set_cookie("suji_lang", "ja")
     ja = strip_ruby(client.get(f"/teacher/classes/{class_id}/reports?weeks=year").get_data(as_text=True))
     assert f"{starts[0].year}年4月から" in ja and "1年間（月ごと）" in ja and "年間のスキル" in ja
+
+
+@pytest.mark.parametrize(("ends_on", "first", "months"), [
+    (date(2027, 3, 31), date(2026, 4, 1), 12),
+    (date(2027, 3, 24), date(2026, 4, 1), 12),  # a 修了式 on 24 March: still April to March
+    (date(2029, 2, 28), date(2028, 3, 1), 12),  # the year before holds a 29 February
+    (date(2026, 7, 20), date(2025, 8, 1), 12),
+])  # fmt: skip
+def test_a_school_year_has_twelve_months_at_most(ends_on, first, months):
+    from types import SimpleNamespace
+
+    from suji.web.classes import progress
+
+    starts, ends = progress.year_months(SimpleNamespace(ends_on=ends_on), today=ends_on + timedelta(days=40))
+    assert starts[0] == first and len(starts) == months and ends[-1] == ends_on + timedelta(days=1)
+    assert progress.year_months(SimpleNamespace(ends_on=ends_on), today=first - timedelta(days=9))[0] == [first]

@@ -552,3 +552,16 @@ def test_a_new_dice_monsters_game_says_what_the_bot_did_before_the_first_choice(
             assert "captures your" in log.group(0) or "Round 1" in log.group(0)
     silence = client.get("/lessons/silence/play?seed=5", headers=EN).get_data(as_text=True)
     assert 'id="happened-h"' not in silence  # nothing happens before a Silence game's first choice
+
+
+@pytest.mark.parametrize(("lang", "one", "four"), [("en", "1 inch", "4 inches"), ("ja", "1インチ", "4インチ")])
+def test_gooballs_live_run_names_its_rows_as_distances(client, lang, one, four):
+    """Each row by the experiment's own words, in the singular or the plural: not "inches 4", not "1 inches"."""
+    import json
+
+    page = client.get("/lessons/gooball/experiment/push", headers={"Accept-Language": lang}).get_data(as_text=True)
+    settings = json.loads(htmllib.unescape(re.search(r'data-settings="([^"]+)"', page).group(1)))
+    names = dict(zip(settings["labels"], settings["case_names"], strict=True))
+    assert names["1"] == one and names["4"] == four
+    silence = client.get("/lessons/silence/experiment/totals", headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert json.loads(htmllib.unescape(re.search(r'data-settings="([^"]+)"', silence).group(1)))["case_names"] == []

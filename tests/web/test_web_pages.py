@@ -291,3 +291,15 @@ def test_a_certified_drill_roll_is_not_solved_again_for_its_page(client, monkeyp
     assert client.get("/drill/2").status_code == 200
     certified = solved[-1]  # the roll certified last is the one the page shows
     assert solved.count(certified) == 1
+
+
+def test_a_refused_formula_from_an_old_roll_says_the_page_was_out_of_date(client, fixed_roll):
+    """The reason would be about dice the pupil no longer sees: the page says it was out of date instead."""
+    old = open_drill(client, 1)
+    client.post("/drill/1/new")
+    open_drill(client, 1)
+    response = client.post("/drill/1/check", data={"formula": "1++2", "roll": old}, headers=EN)
+    html = client.get(response.headers["Location"], headers=EN).get_data(as_text=True)
+    said = re.search(r'<p class="flash flash-error">(.*?)</p>', html, re.S).group(1)
+    assert said == "That page was out of date, so here is the current roll. Your formula is kept."
+    assert 'value="1++2"' in html

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from suji.core.i18n import N_
+from suji.core.i18n import N_, NP_
 from suji.lessons.gooball.exact import (
     bump_outcomes,
     expected_turns_alone,
@@ -93,7 +93,7 @@ def _push_trial(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
 # The die is the power; the rows are inches (power + 5): the label says which, so a 4 is not read as 4 inches.
 POWER_DIE = (Msg(N_("power (+5 inches)")),)
 # One row of a distance experiment in the live run's words: "4 inches" (４インチ), not "inches 4".
-INCHES = N_("%(value)s inches")
+INCHES = NP_("%(value)s inch", "%(value)s inches")
 LIVE_MOVEMENT = Live(_power_trial, dice=(SIDES,), dice_labels=POWER_DIE)
 LIVE_REACH = Live(_reach_trial, dice=(SIDES,), dice_labels=POWER_DIE)
 BUMP_DICE = (Msg(N_("mover")), Msg(N_("the other")))

@@ -83,11 +83,9 @@ def year_months(cls: SchoolClass, today: date | None = None) -> tuple[list[date]
 
 
 def _year_first_day(last: date) -> date:
-    """The first day of the school year that ends on `last` (1 April for 31 March)."""
-    try:
-        return last.replace(year=last.year - 1) + timedelta(days=1)
-    except ValueError:  # 29 February
-        return date(last.year - 1, 3, 1)
+    """The first day of the school year that ends on `last`: the first of the month after its month, a year
+    earlier (1 April for 31 March, and for a 修了式 on 24 March too), so that the year has twelve months at most."""
+    return date(last.year - 1 + last.month // 12, last.month % 12 + 1, 1)
 
 
 def starts_of(weeks: int, today: date | None = None) -> list[date]:

@@ -2,7 +2,8 @@
 and every one of them as CSV.
 
     /teacher/classes/<id>/reports                 pupils × skills: each skill's level now and its weeks
-        ?weeks=4|6|8, ?skill=<family>             (one skill: pupils × weeks, answers made of answered)
+        ?weeks=4|6|8|13|year, ?skill=<family>     (year: the school year by month; one skill: pupils × weeks or
+                                                  months, answers made of answered)
     /teacher/classes/<id>/reports/skills.csv      the same grid, a line per pupil and skill
     /teacher/classes/<id>/alerts.csv              the class page's alerts
     /teacher/classes/<id>/homework/<hw>/report.csv  who finished, each problem's score (the page: .homework)

@@ -12,7 +12,7 @@ from suji.core.caching import bounded
 from suji.core.decimals import decimal_text, percent_text
 from suji.core.text import whole_number
 from suji.lessons.charts import WIDE_HEIGHT, WIDE_WIDTH, Chart, comparison_chart, narrow_chart
-from suji.lessons.lesson import Experiment, Msg, Outcome, render
+from suji.lessons.lesson import Experiment, Message, Msg, Outcome, render
 from suji.lessons.live import chunk_trials
 from suji.lessons.stats import MAX_SEED, TRIAL_ERRORS, TrialsError, read_seed, read_trials
 from suji.web.errors import error_response
@@ -113,6 +113,11 @@ def _exact_text(value: Fraction | None, percent: bool) -> str | None:
     return percent_text(value) if percent else decimal_text(value, 3, trim=False)
 
 
+def _case_name(message: Message, label: str, lang: str) -> str:
+    """One row named by the experiment's words for it, singular or plural by a label that is a whole number."""
+    return render(message, {"value": label, "n": int(label) if label.isdigit() else 2}, lang)
+
+
 def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict | None:
     """What the page's live run needs, for its data attributes (None: the experiment has no live run)."""
     if experiment.live is None:
@@ -122,8 +127,9 @@ def live_settings(experiment: Experiment, outcome: Outcome, lang: str) -> dict |
         "reference": bool(experiment.exact_label),
         "exact_label": render(experiment.exact_label or EXACT, {}, lang),
         "x_title": render(experiment.x_title, {}, lang) if experiment.x_title else "",
-        # the page fills {value} with a row's label
-        "case_name": render(experiment.case_name, {"value": "{value}"}, lang) if experiment.case_name else "",
+        # each row's own name when the experiment gives one ("4 inches"), else "<x_title> <label>" on the page
+        "case_names": [_case_name(experiment.case_name, row.label_text(lang), lang) for row in outcome.rows]
+        if experiment.case_name else [],
         "table_max": experiment.max_trials,
         "labels": [row.label_text(lang) for row in outcome.rows],
         "exact": [float(row.exact) if row.exact is not None else None for row in outcome.rows],

@@ -9,10 +9,11 @@
   // answers (data-yes, data-no). A give-up's yes goes with the form as sure=give-up (suji/web/giving_up.py);
   // without this script the server asks on the page instead (a tap before it loaded), and that box's own
   // "Yes, give up" button is the yes already.
+  // The yes is known by a mark its click leaves on the form (event.submitter, newer, is missing in Safari before
+  // 15.4, on many a school iPad): the server's own box's yes (value give-up) or the box below's (data-sure).
   function askFirst(form, event) {
     var giveUp = form.classList.contains("give-up");
-    var submitter = event.submitter;
-    if (submitter && (submitter.value === "give-up" || submitter.hasAttribute("data-sure"))) return; // the yes
+    if (form.getAttribute("data-sure") === "yes") return; // the yes
     event.preventDefault();
     var asked = form.querySelector(".confirm-answer");
     if (asked) { asked.focus(); return; }
@@ -20,9 +21,12 @@
     var box = document.createElement("div");
     box.className = "confirm-answer";
     box.id = giveUp ? "confirm-give-up" : "confirm-skip";
-    box.setAttribute("role", "alert");
+    // A small dialog in the page: its question is its name, read out at once; Escape is "No".
+    box.setAttribute("role", "alertdialog");
+    box.setAttribute("aria-labelledby", box.id + "-question");
     box.tabIndex = -1;
     var question = document.createElement("p");
+    question.id = box.id + "-question";
     question.textContent = form.getAttribute("data-confirm");
     var yes = document.createElement("button");
     yes.type = "submit";
@@ -34,9 +38,13 @@
     no.type = "button";
     no.id = "keep-playing";
     no.textContent = form.getAttribute("data-no");
-    no.addEventListener("click", function () {
+    var keep = function () {
       box.remove();
       if (button) button.focus();
+    };
+    no.addEventListener("click", keep);
+    box.addEventListener("keydown", function (key) {
+      if (key.key === "Escape") keep();
     });
     box.appendChild(question);
     box.appendChild(yes);
@@ -47,7 +55,13 @@
   }
   Array.prototype.forEach.call(
     document.querySelectorAll("form.give-up[data-confirm], form.skip-form[data-confirm]"),
-    function (form) { form.addEventListener("submit", function (event) { askFirst(form, event); }); }
+    function (form) {
+      form.addEventListener("click", function (event) {
+        var yes = event.target.closest && event.target.closest("button[data-sure], button[value='give-up']");
+        if (yes) form.setAttribute("data-sure", "yes");
+      });
+      form.addEventListener("submit", function (event) { askFirst(form, event); });
+    }
   );
 
   var root = document.getElementById("drill");

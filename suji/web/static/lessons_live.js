@@ -67,7 +67,7 @@
   function caseName(i) {
     // "15" alone says little: "total 15" (the experiment's axis title) says what it is, or the experiment's own
     // words for a row where that order reads wrong ("4 inches", ４インチ)
-    if (settings.case_name) return fill(settings.case_name, { value: settings.labels[i] });
+    if (settings.case_names && settings.case_names[i]) return settings.case_names[i];
     return settings.x_title ? settings.x_title + " " + settings.labels[i] : settings.labels[i];
   }
 
