@@ -343,28 +343,21 @@ def test_the_expected_value_is_not_glossed_in_japanese_on_english_pages(served, 
     assert "期待値" not in main_text(page)
 
 
-def test_a_live_status_line_reads_as_japanese(served, browser):
+@pytest.mark.parametrize(("path", "said", "not_said", "name"), [
+    ("nine-am/experiment/awake", r"「起きている」は", r"起きているが", "issue26-live-status-360-ja"),
+    # Gooball's rows are distances: ４インチ, not the axis title before the figure
+    ("gooball/experiment/reach", r"「\d+インチ」は", r"インチ\s*\d", "live-status-inches-360-ja"),
+])  # fmt: skip
+def test_a_live_status_line_reads_as_japanese(served, browser, path, said, not_said, name):
     _, url = served
     page, _ = open_page(browser, 360, "ja-JP")
-    page.goto(f"{url}/lessons/nine-am/experiment/awake?n=50&seed=9")
-    page.locator("#live-step").click()
-    status = page.locator("#live-status")
-    sync_api.expect(status).to_contain_text("1回やったところ")
-    assert "「起きている」は" in status.inner_text() and "起きているが" not in status.inner_text()
-    shot(page, "issue26-live-status-360-ja")
-
-
-def test_a_live_status_line_says_4_inches_in_japanese_order(served, browser):
-    """Gooball's rows are distances: the status names one as ４インチ, not as the axis title and the label."""
-    _, url = served
-    page, _ = open_page(browser, 360, "ja-JP")
-    page.goto(f"{url}/lessons/gooball/experiment/reach?n=50&seed=9")
+    page.goto(f"{url}/lessons/{path}?n=50&seed=9")
     page.locator("#live-step").click()
     status = page.locator("#live-status")
     sync_api.expect(status).to_contain_text("1回やったところ")
     text = status.inner_text()
-    assert re.search(r"「\d+インチ」は", text) and not re.search(r"インチ\s*\d", text), text
-    shot(page, "live-status-inches-360-ja")
+    assert re.search(said, text) and not re.search(not_said, text), text
+    shot(page, name)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
