@@ -203,3 +203,48 @@ def test_a_download_name_never_holds_what_a_file_name_cannot():
     assert attachment("suji-Ken-2026.json") == (
         "attachment; filename=\"suji-Ken-2026.json\"; filename*=UTF-8''suji-Ken-2026.json"
     )
+
+
+def test_next_years_class_starts_with_this_rosters_pupils_and_nothing_they_did(app, client):
+    from teacher_support import print_cards
+
+    sign_up(client)
+    old_id = make_class(client, name="4-2", roster="1 Hana\n2 Ken\n3 Mia")
+    print_cards(client, old_id)
+    with app.app_context():
+        db.session.execute(
+            ClassPupil.__table__.update().where(ClassPupil.name == "Ken").values(extra_time="2", free_hints=True)
+        )
+        db.session.commit()
+    page = client.get(f"/teacher/classes/{old_id}").get_data(as_text=True)
+    assert f'href="/teacher/classes/new?roster_of={old_id}" id="next-year"' in page
+    form = client.get(f"/teacher/classes/new?roster_of={old_id}").get_data(as_text=True)
+    assert f'name="roster_of" value="{old_id}"' in form and "starts with the 3 pupils of 4-2" in form
+    assert 'name="school_year" type="number" min="2000" max="2100" value="2027"' in form  # the year after
+    response = client.post("/teacher/classes/new", data={"name": "5-1", "school_year": "2027", "roster_of": old_id})
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        def pupils(class_id):
+            cls = db.session.scalar(select(SchoolClass).where(SchoolClass.public_id == class_id))
+            return [(p.name, p.number, p.extra_time, p.free_hints, p.signin_hash is not None, p.public_id)
+                    for p in db.session.scalars(select(ClassPupil).where(ClassPupil.class_id == cls.id)
+                                                .order_by(ClassPupil.number))]  # fmt: skip
+        old, new = pupils(old_id), pupils(new_id)
+    assert [p[:4] for p in new] == [p[:4] for p in old] == [("Hana", 1, "1", False), ("Ken", 2, "2", True),
+                                                             ("Mia", 3, "1", False)]  # fmt: skip
+    assert all(p[4] for p in old) and not any(p[4] for p in new)  # new cards to print; the old ones stay
+    assert not {p[5] for p in old} & {p[5] for p in new}  # new pupils' rows, not the old ones moved
+
+
+def test_another_teachers_roster_is_not_copied(app, client):
+    sign_up(client, email="other@school.example")
+    theirs = make_class(client, name="6-1", roster="1 Aoi")
+    mine = app.test_client()
+    sign_up(mine)
+    form = mine.get(f"/teacher/classes/new?roster_of={theirs}").get_data(as_text=True)
+    assert 'name="roster_of"' not in form and "6-1" not in form
+    response = mine.post("/teacher/classes/new", data={"name": "5-1", "school_year": "2027", "roster_of": theirs})
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        cls = db.session.scalar(select(SchoolClass).where(SchoolClass.public_id == new_id))
+        assert db.session.scalar(select(func.count()).select_from(ClassPupil).where(ClassPupil.class_id == cls.id)) == 0

@@ -146,6 +146,17 @@ def add_pupils(cls: SchoolClass, lines: Iterable[roster.RosterLine]) -> list[Cla
     return added
 
 
+def copy_roster(source: SchoolClass, target: SchoolClass) -> list[ClassPupil]:
+    """Put `source`'s pupils on `target`'s roster (next year's class): names, class numbers, extra time and free
+    hints. Nothing they did is copied, and no card: the old class keeps its own data and its own deletion date."""
+    pupils = pupils_of(source)
+    added = add_pupils(target, [roster.RosterLine(p.name, p.number) for p in pupils])
+    for old, new in zip(pupils, added, strict=True):
+        new.extra_time, new.free_hints = old.extra_time, old.free_hints
+    _commit()
+    return added
+
+
 def update_pupil(cls: SchoolClass, pupil: ClassPupil, info: roster.PupilInfo, version: int | None) -> None:
     if version is not None and version != pupil.version:
         raise Conflict

@@ -18,7 +18,7 @@ from suji.play.school import roster
 from suji.play.school.errors import SchoolError
 from suji.web.accounts.models import Teacher
 from suji.web.classes import store
-from suji.web.classes.access import bp, class_required, teacher_required
+from suji.web.classes.access import bp, class_required, owned_class, teacher_required
 from suji.web.classes.models import SchoolClass
 from suji.web.i18n import select_locale
 from suji.web.links import attachment
@@ -54,12 +54,15 @@ def index(teacher: Teacher) -> str:
 
 
 def _class_form(teacher: Teacher, cls: SchoolClass | None, form: dict, error: SchoolError | None,
-                status: int = 200) -> tuple[str, int]:  # fmt: skip
+                status: int = 200, roster_of: SchoolClass | None = None) -> tuple[str, int]:  # fmt: skip
     year = roster.current_school_year(store.today(), store.year_end())
+    if roster_of is not None:  # next year's class: the year after the old one's, unless the teacher typed one
+        year = max(year, roster_of.school_year + 1)
     return render_template(
         "classes/form.html", teacher=teacher, cls=cls, form=form, error=error.message(lang()) if error else None,
         field=getattr(error, "field", None), default_year=year, board_names=BOARD_NAMES,
         default_end=roster.default_year_end(year, store.year_end()).isoformat(), keep_days=store.keep_days(),
+        roster_of=roster_of, roster_of_count=len(store.pupils_of(roster_of)) if roster_of is not None else 0,
     ), status  # fmt: skip
 
 
@@ -67,21 +70,32 @@ def _form_fields() -> dict:
     return {k: str(request.form.get(k, ""))[:200] for k in ("name", "school_year", "ends_on", "leaderboard")}
 
 
+def _roster_of(teacher: Teacher, raw: object) -> SchoolClass | None:
+    """The teacher's own class whose roster a new class starts with (?roster_of=, a hidden field), else None:
+    another teacher's class, or one that is gone, is not found and the new class starts empty."""
+    return owned_class(teacher, str(raw)) if raw else None
+
+
 @bp.get("/teacher/classes/new")
 @teacher_required
 def new(teacher: Teacher) -> tuple[str, int]:
-    return _class_form(teacher, None, {}, None)
+    return _class_form(teacher, None, {}, None, roster_of=_roster_of(teacher, request.args.get("roster_of")))
 
 
 @bp.post("/teacher/classes/new")
 @teacher_required
 def create(teacher: Teacher) -> Response | tuple[str, int]:
     form = _form_fields()
+    roster_of = _roster_of(teacher, request.form.get("roster_of"))
     try:
         info = roster.parse_class(form, store.today(), store.year_end())
     except SchoolError as error:
-        return _class_form(teacher, None, form, error, 400)
+        return _class_form(teacher, None, form, error, 400, roster_of)
     cls = store.create_class(teacher.id, info)
+    if roster_of is not None:
+        # Next year's class: the same pupils, their names, class numbers, extra time and free hints; nothing they
+        # did, and no card (each gets a new one).
+        store.copy_roster(roster_of, cls)
     flash(str(MADE), "info")
     return redirect(url_for("classes.show", class_id=cls.public_id), code=303)
 
