@@ -133,6 +133,10 @@ def test_teacher_pages_on_a_laptop(school, browser, locale):
     sync_api.expect(page.locator("#skill-table")).to_be_visible()
     look(page, f"pupils-teacher-reports-year-skill-1280-{lang}", 1280, ruby=False)
     page.goto(f"{url}/teacher/classes/{class_id}")
+    page.click("#next-year")  # next school year's class, with these pupils
+    sync_api.expect(page.locator("#roster-of")).to_be_visible()
+    look(page, f"pupils-teacher-next-year-1280-{lang}", 1280, ruby=False)
+    page.goto(f"{url}/teacher/classes/{class_id}")
     page.click("#roster-table a >> nth=-1")
     sync_api.expect(page.locator("#new-card")).to_be_visible()
     look(page, f"pupils-teacher-pupil-1280-{lang}", 1280, ruby=False)

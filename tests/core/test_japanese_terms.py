@@ -181,3 +181,11 @@ def test_a_confidence_interval_is_the_95_percent_range(ja):
     assert ja["95%% confidence interval"] == "95%%のはんい"
     monsters = [v for k, v in ja.items() if k.startswith("Each monster is a set of dice")]
     assert monsters and "6面のサイコロ「d6」" in monsters[0]
+
+
+def test_a_teachers_class_is_kurasu_and_a_live_session_is_raibu_jugyou(ja):
+    """The teacher's school class (the roster kept all year) is クラス; class mode's live session is ライブ授業: the
+    button that makes a class for the year said ライブ授業を作る."""
+    assert ja["Make a class"] == ja["Make the class"] == "クラスを作る"
+    assert ja["Delete the class"] == "クラスを削除する"  # a whole year's class, not one lesson
+    assert "ライブ授業" in ja["Make the class session"]
