@@ -186,6 +186,18 @@ def class_year_progress(cls: SchoolClass, pupils: Sequence[ClassPupil]
     return starts, ends, rows
 
 
+def grid_asked(cls: SchoolClass, pupils: Sequence[ClassPupil], raw: object
+               ) -> tuple[bool, int | str, list[date], list[PupilProgress]]:  # fmt: skip
+    """The grid a page asked for with ?weeks= (raw): whether by month, the choice (a number of weeks or YEAR), the
+    periods' first days and a row per pupil; the reports page and its CSV read it alike."""
+    if year_shown(raw):
+        starts, _, rows = class_year_progress(cls, pupils)
+        return True, YEAR, starts, rows
+    weeks = weeks_shown(raw)
+    starts, rows = class_progress(pupils, weeks)
+    return False, weeks, starts, rows
+
+
 def class_progress(pupils: Sequence[ClassPupil], weeks: int) -> tuple[list[date], list[PupilProgress]]:
     """The grid: the Mondays of the weeks shown, and a row per pupil in the roster's order."""
     starts = starts_of(weeks)

@@ -61,15 +61,10 @@ def _names(language: str) -> dict:
 def reports_page(teacher: Teacher, cls: SchoolClass) -> str:
     """The skills grid: each pupil's level now in every skill and their answers week by week; one skill's
     weeks in figures with ?skill=; the alerts; each homework's report."""
-    months = progress.year_shown(request.args.get("weeks"))
-    weeks = progress.YEAR if months else progress.weeks_shown(request.args.get("weeks"))
     skill = request.args.get("skill", "")
     skill = skill if skill in FAMILIES else None
     pupils = store.pupils_of(cls)
-    if months:
-        starts, _, rows = progress.class_year_progress(cls, pupils)
-    else:
-        starts, rows = progress.class_progress(pupils, weeks)  # type: ignore[arg-type]
+    months, weeks, starts, rows = progress.grid_asked(cls, pupils, request.args.get("weeks"))
     alerts = progress.class_alerts(cls, pupils)
     language = lang()
     return render_template(
@@ -91,11 +86,7 @@ def _period_names(starts: list, months: bool, language: str) -> list[str]:
 @bp.get("/teacher/classes/<class_id>/reports/skills.csv")
 @class_required
 def skills_csv(teacher: Teacher, cls: SchoolClass) -> Response:
-    months = progress.year_shown(request.args.get("weeks"))
-    if months:
-        starts, _, rows = progress.class_year_progress(cls, store.pupils_of(cls))
-    else:
-        starts, rows = progress.class_progress(store.pupils_of(cls), progress.weeks_shown(request.args.get("weeks")))
+    months, _, starts, rows = progress.grid_asked(cls, store.pupils_of(cls), request.args.get("weeks"))
     lines = [(r.name, r.number, dict(r.levels), dict(r.weeks)) for r in rows]
     data = rules.skills_csv(lines, FAMILIES, starts, progress.skill_name, progress.level_name, lang(), months=months)
     return csv_response(data, f"suji-{cls.name}-{cls.school_year}-skills{'-year' if months else ''}.csv")
