@@ -143,4 +143,12 @@ def test_teacher_pages_on_a_laptop(school, browser, locale):
     page.goto(f"{url}/class/new?for={class_id}")
     sync_api.expect(page.locator("#school_class")).to_have_value(class_id)
     look(page, f"pupils-teacher-live-form-1280-{lang}", 1280, ruby=False)
+    # A teacher on a phone: the year's grid scrolls in its own box, the page does not.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{url}/teacher/classes/{class_id}/reports?weeks=year")
+    sync_api.expect(page.locator("#skills-grid")).to_be_visible()
+    look(page, f"pupils-teacher-reports-year-360-{lang}", 360, ruby=False)
+    page.goto(f"{url}/teacher/classes/new?roster_of={class_id}")
+    sync_api.expect(page.locator("#roster-of")).to_be_visible()
+    look(page, f"pupils-teacher-next-year-360-{lang}", 360, ruby=False)
     assert errors == []
