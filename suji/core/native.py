@@ -13,6 +13,11 @@ A twin is never stale: it is used only when the SHA-256 of the .py file next to 
 so a module edited since the last `pip install -e .` runs as written until the next one. Without a compiler, or
 with SUJI_NATIVE=0 in the environment, every module runs as written; nothing else changes.
 
+One module is written for C and has no .py: the stripping's walk of sub-formulas in 64-bit ints
+(suji/rules/language/subformula_walk.pyx, EXTENSIONS). It is built and found the same way, by the hash of its .pyx;
+where it is not built (or is stale) it cannot be imported, and its caller (suji.rules.language.subformulas) uses its
+own general search instead, which gives the same answers.
+
 Only the standard library here: the build hook reads MODULES from this file before anything is installed.
 """
 
@@ -42,6 +47,8 @@ MODULES = (
     "suji.solver.sums",
     "suji.solver.search",
 )
+# Modules written for C (a .pyx, no .py), each with a caller that answers the same without it.
+EXTENSIONS = ("suji.rules.language.subformula_walk",)
 DIRECTORY = "_native"  # in the suji package: the twins and their manifest
 MANIFEST = "manifest.json"  # {module: the SHA-256 of the source text its twin was built from}
 SWITCH = "SUJI_NATIVE"  # "0" (or no, false, off): every module as written, and an install builds none
@@ -59,8 +66,8 @@ def source_hash(path: Path) -> str:
 
 
 def source_path(package_root: Path, module: str) -> Path:
-    """Where a module of MODULES is written (`package_root` is the suji package's folder)."""
-    return package_root.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    """Where a module of MODULES (a .py) or EXTENSIONS (a .pyx) is written (`package_root`: the suji package)."""
+    return package_root.joinpath(*module.split(".")[1:]).with_suffix(".pyx" if module in EXTENSIONS else ".py")
 
 
 class NativeFinder(importlib.abc.MetaPathFinder):
@@ -113,15 +120,33 @@ def status() -> dict[str, bool]:
     return found
 
 
+def extensions_built() -> dict[str, bool]:
+    """For each module of EXTENSIONS: whether it can be imported (built, from its present text)."""
+    found = {}
+    for module in EXTENSIONS:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            found[module] = False
+        else:
+            found[module] = True
+    return found
+
+
 def summary() -> str:
-    """One line for a banner or a benchmark: how many of the hot modules run compiled (imports them all)."""
+    """One line for a banner or a benchmark: how many of the hot modules run compiled (imports them all), and
+    whether the modules written for C are there."""
     compiled = sum(status().values())
+    if all(extensions_built().values()):
+        walk = ", and the sub-formula walk in C"
+    else:
+        walk = ", without the sub-formula walk in C"
     if compiled == len(MODULES):
-        return f"compiled twins: all {compiled} hot modules"
+        return f"compiled twins: all {compiled} hot modules{walk}"
     if switched_off():
         why = f"{SWITCH}=0"
     elif compiled:
         why = "the others were edited since the build"
     else:
         why = "none was built from the present text: no C compiler at install, or edited since"
-    return f"compiled twins: {compiled} of {len(MODULES)} hot modules ({why})"
+    return f"compiled twins: {compiled} of {len(MODULES)} hot modules ({why}){walk}"

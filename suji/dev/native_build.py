@@ -2,6 +2,7 @@
 
     suji.core.native.MODULES ──Cython (the .py files as they are)──▶ C ──the C compiler──▶
         suji/_native/<module><ABI suffix> + manifest.json {module: SHA-256 of the text built}
+    suji.core.native.EXTENSIONS (.pyx files, written for C) ──the same way──▶ the same folder and manifest
 
 pyproject.toml names this file as hatchling's build hook, so `pip install -e .` (and a wheel) builds the twins;
 `python -m suji.dev.native_build` builds them again after editing a module (until then the edited module runs as
@@ -34,8 +35,8 @@ def _native_module():  # noqa: ANN202 - suji/core/native.py, read by path (suji 
 
 
 def build(root: Path = ROOT, target: Path | None = None, log=print) -> list[str]:  # noqa: ANN001 - print-like
-    """Compile every module of MODULES into `target` (suji/_native of `root` by default) with its manifest; the
-    modules built ([] when none could be: the reason is logged, and `target` then holds no twin).
+    """Compile every module of MODULES and EXTENSIONS into `target` (suji/_native of `root` by default) with its
+    manifest; the modules built ([] when none could be: the reason is logged, and `target` then holds no twin).
 
     The twins are made in a folder of their own and put in place in one rename, so a server importing a module
     meanwhile finds the old set or the new one, never half of one. Each manifest entry is the hash of the very
@@ -61,7 +62,8 @@ def build(root: Path = ROOT, target: Path | None = None, log=print) -> list[str]
             # The package's tree as it is (its __init__.py files give each module its full name) in a scratch
             # folder, so the C files and objects never land in the checkout.
             shutil.copytree(package, work / "suji", ignore=shutil.ignore_patterns("__pycache__", native.DIRECTORY, "*.so"))
-            sources = {m: work / native.source_path(Path("suji"), m) for m in native.MODULES}
+            built_modules = (*native.MODULES, *native.EXTENSIONS)
+            sources = {m: work / native.source_path(Path("suji"), m) for m in built_modules}
             compiled = cythonize(
                 [Extension(m, [str(path)]) for m, path in sources.items()],
                 # The annotations are documentation, not C types: the twin behaves as the module does.
@@ -80,7 +82,7 @@ def build(root: Path = ROOT, target: Path | None = None, log=print) -> list[str]
             fresh.mkdir()
             suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
             manifest = {}
-            for module in native.MODULES:
+            for module in built_modules:
                 built = work / "lib" / Path(*module.split(".")[:-1]) / (module.split(".")[-1] + suffix)
                 shutil.copy2(built, fresh / f"{module}{suffix}")
                 manifest[module] = native.source_hash(sources[module])  # the text compiled, not the checkout's now

@@ -29,7 +29,7 @@ from suji.solver.search import best_score_by_target, solve
 from suji.solver.listing import all_formulas
 from suji.rules.language.printing import format_faces
 
-out = {"native": native.status()}
+out = {"native": native.status(), "walk": native.extensions_built()}
 rolls = [random_roll(f"native:{i}") for i in range(int(sys.argv[1]))]
 out["solve"] = [solve(r).to_dict() for r in rolls]
 out["levels"] = [solve(r, ["+", "−", "×"]).to_dict() for r in rolls[:10]]
@@ -50,14 +50,16 @@ def probe(native_on: bool, rolls: int = 40) -> dict:
 
 
 def test_with_the_switch_off_every_module_runs_as_written():
-    found = probe(False, rolls=1)["native"]
-    assert set(found) == set(native.MODULES) and not any(found.values())
+    found = probe(False, rolls=1)
+    assert set(found["native"]) == set(native.MODULES) and not any(found["native"].values())
+    assert set(found["walk"]) == set(native.EXTENSIONS) and not any(found["walk"].values())  # not importable
 
 
 @needs_twins
 def test_the_twins_answer_exactly_as_the_modules_as_written():
     compiled, written = probe(True), probe(False)
     assert all(compiled.pop("native").values()) and not any(written.pop("native").values())
+    assert all(compiled.pop("walk").values()) and not any(written.pop("walk").values())  # stripping in C, and not
     assert compiled == written
     assert len(compiled["check"]) > 20 and any(c["valid"] for c in compiled["check"])
 
@@ -80,6 +82,25 @@ def test_a_twin_is_used_only_while_its_module_is_the_text_it_was_built_from(tmp_
     assert native.NativeFinder(root).find_spec(module) is None  # stale: the module as written
     (root / native.DIRECTORY / native.MANIFEST).write_text("{not json")
     assert native.NativeFinder(root).manifest == {}
+
+
+@needs_twins
+def test_the_walk_in_c_is_used_only_while_its_pyx_is_the_text_it_was_built_from(tmp_path):
+    module = "suji.rules.language.subformula_walk"
+    assert module in native.EXTENSIONS and native.extensions_built()[module]
+    root = tmp_path / "suji"
+    (root / native.DIRECTORY).mkdir(parents=True)
+    built = native.NativeFinder(ROOT).find_spec(module).origin
+    shutil.copy2(built, root / native.DIRECTORY / Path(built).name)
+    (root / "rules" / "language").mkdir(parents=True)
+    source = root / "rules" / "language" / "subformula_walk.pyx"
+    assert native.source_path(root, module) == source
+    shutil.copy2(native.source_path(ROOT, module), source)
+    (root / native.DIRECTORY / native.MANIFEST).write_text(json.dumps({module: native.source_hash(source)}))
+    assert native.NativeFinder(root).find_spec(module).origin == str(root / native.DIRECTORY / Path(built).name)
+    with source.open("a") as edited:
+        edited.write("\n# an edit since the build\n")
+    assert native.NativeFinder(root).find_spec(module) is None  # stale: not importable, the search answers
 
 
 def test_with_the_switch_off_the_build_makes_no_twin_and_removes_old_ones(monkeypatch, tmp_path):
@@ -114,9 +135,11 @@ def test_the_twins_are_put_in_place_in_one_rename(tmp_path):
 def test_the_summary_says_how_many_modules_run_compiled():
     line = native.summary()
     assert line.startswith("compiled twins: ") and (("all 9" in line) == BUILT)
+    assert line.endswith(", and the sub-formula walk in C") == all(native.extensions_built().values())
 
 
 def test_every_module_compiled_is_a_module_of_the_package():
-    for module in native.MODULES:
+    for module in (*native.MODULES, *native.EXTENSIONS):
         assert native.source_path(ROOT, module).is_file(), module
+    assert all(native.source_path(ROOT, module).suffix == ".pyx" for module in native.EXTENSIONS)
     assert "suji.solver.listing" not in native.MODULES  # the brute-force reference stays as written

@@ -71,6 +71,15 @@ def test_wheel_carries_the_data_folders(wheel, name):
     assert data_files(name) <= in_wheel
 
 
+def test_wheel_carries_the_source_of_the_module_written_for_c(wheel):
+    """A twin or the walk in C is used only while its source is the text it was built from: the wheel has that text."""
+    from suji.core import native
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for module in native.EXTENSIONS:
+        assert str(native.source_path(Path("suji"), module)) in names
+
+
 def test_installed_wheel_finds_its_data(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

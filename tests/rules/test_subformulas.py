@@ -1,6 +1,7 @@
-"""suji.rules.language.subformulas: the stripping's term-by-term search, held to the plain search that evaluates
-every choice of dice on its own (`has_value`), on random formulas, on seeded formulas full of dice that cancel
-(1 and 0 dice, + and −, √ and ²) and on the cases it prunes."""
+"""suji.rules.language.subformulas: the stripping's term-by-term search and its walk in C (subformula_walk.pyx, where
+it is built), each held to the plain search that evaluates every choice of dice on its own (`has_value`), on random
+formulas, on seeded formulas full of dice that cancel (1 and 0 dice, + and −, √ and ²) and on the cases they prune;
+and the walk giving up, to the search, where its 64-bit ints or its arrays would not hold the answer."""
 
 from __future__ import annotations
 
@@ -13,13 +14,30 @@ from suji_reference import formulas
 from tiers import examples
 
 from suji.rules.language.evaluate import evaluate, is_formula, value_terms
-from suji.rules.language.subformulas import equal_sub_formulas, plain_equal_sub_formulas
+from suji.rules.language.subformulas import (
+    equal_sub_formulas,
+    plain_equal_sub_formulas,
+    search_equal_sub_formulas,
+    walk_equal_sub_formulas,
+)
 from suji.rules.scoring import plain_strip_redundant, strip_redundant
+
+needs_walk = pytest.mark.skipif(walk_equal_sub_formulas is None, reason="the walk in C is not built here")
+
+
+WALKED: list[bool] = []  # for each formula `both` was asked about: whether the walk answered (it may give up)
 
 
 def both(faces):  # noqa: ANN001, ANN201
+    """(what the stripping uses, the plain search), having held the search and the walk (if built) to each other."""
     terms = value_terms(evaluate(faces))
-    return equal_sub_formulas(faces, terms), plain_equal_sub_formulas(faces, terms)
+    search = search_equal_sub_formulas(faces, terms)
+    if walk_equal_sub_formulas is not None:
+        walked = walk_equal_sub_formulas(faces, terms)
+        WALKED.append(walked is not None)
+        assert walked is None or walked == search, faces
+    assert equal_sub_formulas(faces, terms) == search
+    return search, plain_equal_sub_formulas(faces, terms)
 
 
 @settings(max_examples=examples(300))
@@ -56,6 +74,8 @@ def test_a_zero_from_custom_dice_prunes_only_what_divides_by_it(faces, digits):
 def test_examples_of_the_smallest_matches(faces, kept):
     fast, plain = both(faces)
     assert fast == plain == kept
+    if walk_equal_sub_formulas is not None:
+        assert walk_equal_sub_formulas(faces, value_terms(evaluate(faces))) == kept
 
 
 def seeded_formulas(seed: str, count: int) -> list[tuple]:
@@ -78,9 +98,12 @@ def seeded_formulas(seed: str, count: int) -> list[tuple]:
 
 @pytest.mark.parametrize("seed", ["cancel-1", "cancel-2", "cancel-3"])
 def test_seeded_formulas_with_dice_that_cancel_match_the_plain_search(seed):
+    WALKED.clear()
     for faces in seeded_formulas(seed, 1000):  # about a second: the same in the quick tier
         fast, plain = both(faces)
         assert fast == plain, faces
+    if walk_equal_sub_formulas is not None:  # the walk answered nearly all of them itself (dice of 0 to 9)
+        assert WALKED.count(True) >= 990, WALKED.count(False)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +126,46 @@ def test_the_search_stops_at_the_first_size_with_a_match_and_keeps_every_one_of_
     assert fast == plain
     assert {len(kept) for kept in fast} == {2}
     assert (12, 13) in fast
+
+
+@needs_walk
+def test_the_walk_gives_up_where_64_bits_would_not_hold_a_number_and_the_search_answers():
+    """3037000500² is just past 2^63: the walk meets it squaring a kept factor, and answers None, not a wrong match."""
+    big = (3, 0, 3, 7, 0, 0, 0, 5, 0, 0)
+    faces = (*big, "²", "÷", 5, "²")  # 3037000500² ÷ 25 itself fits in 64 bits
+    terms = value_terms(evaluate(faces))
+    assert max(abs(n) for n, _ in terms.values()) < 2**63
+    assert walk_equal_sub_formulas(faces, terms) is None
+    assert equal_sub_formulas(faces, terms) == search_equal_sub_formulas(faces, terms) == plain_equal_sub_formulas(
+        faces, terms
+    )
+    huge = (*big, "²", "+", 1)  # a value beyond 64 bits: the walk does not start
+    assert walk_equal_sub_formulas(huge, value_terms(evaluate(huge))) is None
+
+
+@needs_walk
+def test_the_walk_leaves_more_dice_than_it_holds_and_more_matches_than_it_keeps_to_the_search():
+    product = (1, "×") * 11 + (1,)  # 1×1×…×1, 23 dice: each 1 alone is a match
+    terms = value_terms(evaluate(product))
+    assert walk_equal_sub_formulas(product, terms) == [(i,) for i in range(0, 23, 2)]
+    longer = (1, "×") * 12 + (1,)  # 25 dice
+    assert walk_equal_sub_formulas(longer, terms) is None
+    assert len(equal_sub_formulas(longer, terms)) == 13
+    total = (1, "+") * 11 + (1,)  # 12: 1+11, 11+1, 1+1+…: far more matches of four dice than the walk keeps
+    terms = value_terms(evaluate(total))
+    assert walk_equal_sub_formulas(total, terms) is None
+    assert len(equal_sub_formulas(total, terms)) > 1024
+
+
+@needs_walk
+@settings(max_examples=examples(300))
+@given(st.lists(st.sampled_from([0, 1, 2, 5, 9, "+", "−", "×", "÷", "²", "√", "×10", "×11", "×12"]), max_size=12))
+def test_the_walk_answers_as_the_plain_search_on_any_formula_of_the_language(faces):
+    """Any faces at all, 0 dice too: the walk follows the automaton's table, so what it keeps is a formula."""
+    if not is_formula(faces) or evaluate(faces) is None:
+        return
+    terms = value_terms(evaluate(faces))
+    walked = walk_equal_sub_formulas(faces, terms)
+    assert walked is None or walked == plain_equal_sub_formulas(faces, terms)
+    if max((abs(n) * d for n, d in terms.values()), default=0) < 10**6 and "÷" not in faces:  # small: answered
+        assert walked is not None
