@@ -141,6 +141,13 @@ def test_the_walk_gives_up_where_64_bits_would_not_hold_a_number_and_the_search_
     )
     huge = (*big, "²", "+", 1)  # a value beyond 64 bits: the walk does not start
     assert walk_equal_sub_formulas(huge, value_terms(evaluate(huge))) is None
+    rooted = ("√", 1, 1, *[0] * 11, "+", "√", 1)  # √1100000000000 is past 2^40: its square factors are the search's
+    terms = value_terms(evaluate(rooted))
+    assert walk_equal_sub_formulas(rooted, terms) is None
+    assert equal_sub_formulas(rooted, terms) == search_equal_sub_formulas(rooted, terms)
+    shorter = ("√", 1, 1, *[0] * 9, "+", "√", 1)  # joined, at most 110000000001: within 2^40, and the walk answers
+    terms = value_terms(evaluate(shorter))
+    assert walk_equal_sub_formulas(shorter, terms) == search_equal_sub_formulas(shorter, terms) is not None
 
 
 @needs_walk

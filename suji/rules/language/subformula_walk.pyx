@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The stripping's sub-formulas of equal value, found by one depth-first walk in C: the fast path of /api/check.
 
     faces, value_terms ──kept dice in order, a die at a time (the automaton's table, read from
@@ -9,8 +9,9 @@
 Why C: under a server's load the caches are cold between requests, and what a request costs is the memory and code
 it touches. The general search (suji.rules.language.subformulas) keeps its terms and choices in tuples and
 dictionaries; this walk keeps one small struct a kept die, on the C stack. It is used only where it answers exactly:
-a number or sum that would leave 64 bits, more dice or radicands than its arrays hold, or more matches than it keeps
-make it give up (None) before it answers, and the caller then asks the general search. It never releases the
+a number or sum that would leave 64 bits, a √ of a number past 2^40 (whose square factors it would seek by trial
+division for long), more dice or radicands than its arrays hold, or more matches than it keeps make it give up
+(None) before it answers, and the caller then asks the general search. It never releases the
 interpreter lock: a walk takes microseconds, and a released lock goes to whichever thread waits for it.
 
 The arithmetic of each move is `_walk`'s (suji.rules.language.evaluate), written a third time in C types, and the
@@ -87,16 +88,27 @@ cdef struct Formula:  # a kept prefix worked out as `_walk` works a formula: its
     long long sum_den[MAX_RADICANDS]
 
 
-cdef inline void squarefree_split(long long n, long long *a, long long *b) noexcept:
-    """n = a²·b with b squarefree (suji.rules.exact.squarefree_split)."""
+cdef enum:
+    DONE, DIVIDES_BY_ZERO, TOO_BIG
+
+# The largest number whose square factors the walk looks for itself: trial division up to its root, 2^20 steps.
+# (The dice of a roll join into numbers of at most eight digits; a larger one, from the library, goes to the search.)
+cdef long long MAX_SPLIT = 1LL << 40
+
+
+cdef inline int squarefree_split(long long n, long long *a, long long *b) noexcept:
+    """n = a²·b with b squarefree (suji.rules.exact.squarefree_split); TOO_BIG past MAX_SPLIT."""
     cdef long long aa = 1, bb = n, k = 2
-    while k * k <= bb:
+    if n > MAX_SPLIT:
+        return TOO_BIG
+    while k <= bb // k:
         while bb % (k * k) == 0:
             bb //= k * k
             aa *= k
         k += 1
     a[0] = aa
     b[0] = bb
+    return DONE
 
 
 cdef inline long long gcd(long long a, long long b) noexcept:
@@ -116,15 +128,12 @@ cdef inline void lowest_terms(long long *num, long long *den) noexcept:
         den[0] //= g
 
 
-cdef enum:
-    DONE, DIVIDES_BY_ZERO, TOO_BIG
-
-
 cdef int close_factor(Formula *f) noexcept:
     """The factor `[√] number [²]` read so far joins the term (a constant die, × ÷ + − or the end follows it)."""
     cdef long long p2 = 0, r2 = 1, a = 1, t = 0
     if f.root and not f.squared and f.number:
-        squarefree_split(f.number, &p2, &r2)
+        if squarefree_split(f.number, &p2, &r2):
+            return TOO_BIG
     elif f.squared and not f.root:
         if suji_mul(f.number, f.number, &p2):
             return TOO_BIG
@@ -145,9 +154,8 @@ cdef int close_factor(Formula *f) noexcept:
                 return TOO_BIG
             lowest_terms(&f.p, &f.q)
         if r2 != 1:
-            if suji_mul(f.r, r2, &t):
+            if suji_mul(f.r, r2, &t) or squarefree_split(t, &a, &f.r):
                 return TOO_BIG
-            squarefree_split(t, &a, &f.r)
             if suji_mul(f.p, a, &f.p):
                 return TOO_BIG
     f.root = f.squared = False
