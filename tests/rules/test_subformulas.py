@@ -141,13 +141,23 @@ def test_the_walk_gives_up_where_64_bits_would_not_hold_a_number_and_the_search_
     )
     huge = (*big, "²", "+", 1)  # a value beyond 64 bits: the walk does not start
     assert walk_equal_sub_formulas(huge, value_terms(evaluate(huge))) is None
-    rooted = ("√", 1, 1, *[0] * 11, "+", "√", 1)  # √1100000000000 is past 2^40: its square factors are the search's
-    terms = value_terms(evaluate(rooted))
-    assert walk_equal_sub_formulas(rooted, terms) is None
-    assert equal_sub_formulas(rooted, terms) == search_equal_sub_formulas(rooted, terms)
-    shorter = ("√", 1, 1, *[0] * 9, "+", "√", 1)  # joined, at most 110000000001: within 2^40, and the walk answers
-    terms = value_terms(evaluate(shorter))
-    assert walk_equal_sub_formulas(shorter, terms) == search_equal_sub_formulas(shorter, terms) is not None
+    lowest = ("−", *map(int, str(2**63 - 1)), "−", 1, "×", 1)  # −(2^63 − 1) − 1 has no 64-bit opposite
+    assert walk_equal_sub_formulas(lowest, value_terms(evaluate(lowest))) is None
+    fine = (2, "÷", 2, 2, 2, 2, 2, "²")  # 2 ÷ 22222² is 1/246908642: compared in 128 bits, the walk answers
+    terms = value_terms(evaluate(fine))
+    assert walk_equal_sub_formulas(fine, terms) == plain_equal_sub_formulas(fine, terms) == []
+
+
+@needs_walk
+def test_the_walk_gives_up_when_factoring_roots_of_long_numbers_would_take_long():
+    """999999999989 is prime: finding its square factors takes a million trial divisions, and each number its digits
+    make when some are left out takes a good part of that again. The walk stops at its budget and gives the question
+    to the search. The roots a roll's dice can make (eight digits at most) stay well within it."""
+    rooted = ("√", *map(int, "999999999989"), "+", 1)
+    assert walk_equal_sub_formulas(rooted, value_terms(evaluate(rooted))) is None
+    for rolled in [("√", 9, 8, 7, 6, 5, 4, 3, 1, "+", 2), ("√", 1, 2, 3, 4, "×", "√", 5, 6, 7, 8, "+", 9)]:
+        terms = value_terms(evaluate(rolled))
+        assert walk_equal_sub_formulas(rolled, terms) == search_equal_sub_formulas(rolled, terms) == []
 
 
 @needs_walk

@@ -9,10 +9,12 @@
 Why C: under a server's load the caches are cold between requests, and what a request costs is the memory and code
 it touches. The general search (suji.rules.language.subformulas) keeps its terms and choices in tuples and
 dictionaries; this walk keeps one small struct a kept die, on the C stack. It is used only where it answers exactly:
-a number or sum that would leave 64 bits, a √ of a number past 2^40 (whose square factors it would seek by trial
-division for long), more dice or radicands than its arrays hold, or more matches than it keeps make it give up
-(None) before it answers, and the caller then asks the general search. It never releases the
-interpreter lock: a walk takes microseconds, and a released lock goes to whichever thread waits for it.
+a number or sum that would leave 64 bits, roots of long numbers whose square factors would take more than 2^20
+trial divisions in all, more dice or radicands than its arrays hold, or more matches than it keeps make it give up
+(None) before it answers, and the caller then asks the general search. It never releases the interpreter lock: on
+the dice of a roll (14 at most) a walk takes microseconds, and a released lock goes to whichever thread waits for
+it. (Its work grows as 2^dice, as the search's does: on the library's longest formulas, 20 dice and more, either can
+take seconds.)
 
 The arithmetic of each move is `_walk`'s (suji.rules.language.evaluate), written a third time in C types, and the
 automaton's moves are its table, not a copy: tests/rules/test_subformulas.py holds this walk to
@@ -21,6 +23,9 @@ beside the compiled twins (suji.core.native); without a C compiler, or with SUJI
 general search answers alone.
 """
 
+from libc.limits cimport LLONG_MIN
+from libc.string cimport memset
+
 from suji.rules.language.automaton import ACCEPTING, CONSTANT, DIGIT, ROOTED, SIGN, SQUARED, START, TRANSITIONS
 from suji.rules.language.spelling import CONSTANT_FACES, DIVIDE, MINUS, PLUS, TIMES
 
@@ -28,6 +33,7 @@ cdef enum:
     MAX_DICE = 24  # dice a walk takes (a kept set is a bit mask); a longer formula goes to the general search
     MAX_RADICANDS = 8  # distinct √ parts a sum keeps
     MAX_FOUND = 1024  # matches of the fewest dice it keeps
+    SPLITS_KEPT = 128  # numbers under √ whose square factors a walk remembers (by the number's last bits)
     STATES = 7
     CLASSES = 16
 
@@ -39,9 +45,20 @@ cdef extern from *:
     """
     static inline int suji_mul(long long a, long long b, long long *out) { return __builtin_mul_overflow(a, b, out); }
     static inline int suji_add(long long a, long long b, long long *out) { return __builtin_add_overflow(a, b, out); }
+    /* a·b == c·d, each product worked out in 128 bits where the compiler has them (1: equal, 0: not, -1: unknown) */
+    static inline int suji_same_ratio(long long a, long long b, long long c, long long d) {
+    #ifdef __SIZEOF_INT128__
+        return (__int128)a * b == (__int128)c * d;
+    #else
+        long long x, y;
+        if (__builtin_mul_overflow(a, b, &x) || __builtin_mul_overflow(c, d, &y)) return -1;
+        return x == y;
+    #endif
+    }
     """
     int suji_mul(long long a, long long b, long long *out)  # nonzero: the product left 64 bits
     int suji_add(long long a, long long b, long long *out)
+    int suji_same_ratio(long long a, long long b, long long c, long long d)
 
 # The automaton's table over die classes: 0 for every number, then one class per operator face it names.
 _OPERATOR_FACES = sorted({name for table in TRANSITIONS.values() for name in table if name != DIGIT})
@@ -72,6 +89,10 @@ cdef struct Walk:
     long long want_den[MAX_RADICANDS]
     int best  # the most dice a match may have: n − 1 (a proper sub-formula), then the fewest found
     bint gave_up
+    long long split_steps  # trial divisions so far (SPLIT_BUDGET at most)
+    long long split_n[SPLITS_KEPT]  # n = split_a²·split_b, remembered (0: none)
+    long long split_a[SPLITS_KEPT]
+    long long split_b[SPLITS_KEPT]
     int found_count
     unsigned long long found[MAX_FOUND]  # the matches of `best` dice, as bit masks of the kept dice
 
@@ -91,21 +112,32 @@ cdef struct Formula:  # a kept prefix worked out as `_walk` works a formula: its
 cdef enum:
     DONE, DIVIDES_BY_ZERO, TOO_BIG
 
-# The largest number whose square factors the walk looks for itself: trial division up to its root, 2^20 steps.
-# (The dice of a roll join into numbers of at most eight digits; a larger one, from the library, goes to the search.)
-cdef long long MAX_SPLIT = 1LL << 40
+# The square factors of a number under √ are found by trial division up to its root (remembered for the rest of the
+# walk, since every kept prefix that closes the factor asks again). The dice of a roll join into numbers of at most
+# eight digits (10^4 steps each); past this many steps in one walk (long numbers from the library, under √), the walk
+# gives the question to the search, which keeps every number's factors.
+cdef long long SPLIT_BUDGET = 1LL << 22
 
 
-cdef inline int squarefree_split(long long n, long long *a, long long *b) noexcept:
-    """n = a²·b with b squarefree (suji.rules.exact.squarefree_split); TOO_BIG past MAX_SPLIT."""
+cdef inline int squarefree_split(Walk *w, long long n, long long *a, long long *b) noexcept:
+    """n = a²·b with b squarefree (suji.rules.exact.squarefree_split); TOO_BIG once the walk's budget is spent."""
     cdef long long aa = 1, bb = n, k = 2
-    if n > MAX_SPLIT:
-        return TOO_BIG
+    cdef long long room = SPLIT_BUDGET - w.split_steps
+    cdef int slot = n % SPLITS_KEPT
+    if w.split_n[slot] == n:
+        a[0] = w.split_a[slot]
+        b[0] = w.split_b[slot]
+        return DONE
     while k <= bb // k:
+        if k > room:
+            w.split_steps = SPLIT_BUDGET + 1
+            return TOO_BIG
         while bb % (k * k) == 0:
             bb //= k * k
             aa *= k
         k += 1
+    w.split_steps += k
+    w.split_n[slot], w.split_a[slot], w.split_b[slot] = n, aa, bb
     a[0] = aa
     b[0] = bb
     return DONE
@@ -128,11 +160,11 @@ cdef inline void lowest_terms(long long *num, long long *den) noexcept:
         den[0] //= g
 
 
-cdef int close_factor(Formula *f) noexcept:
+cdef int close_factor(Walk *w, Formula *f) noexcept:
     """The factor `[√] number [²]` read so far joins the term (a constant die, × ÷ + − or the end follows it)."""
     cdef long long p2 = 0, r2 = 1, a = 1, t = 0
     if f.root and not f.squared and f.number:
-        if squarefree_split(f.number, &p2, &r2):
+        if squarefree_split(w, f.number, &p2, &r2):
             return TOO_BIG
     elif f.squared and not f.root:
         if suji_mul(f.number, f.number, &p2):
@@ -154,7 +186,7 @@ cdef int close_factor(Formula *f) noexcept:
                 return TOO_BIG
             lowest_terms(&f.p, &f.q)
         if r2 != 1:
-            if suji_mul(f.r, r2, &t) or squarefree_split(t, &a, &f.r):
+            if suji_mul(f.r, r2, &t) or squarefree_split(w, t, &a, &f.r):
                 return TOO_BIG
             if suji_mul(f.p, a, &f.p):
                 return TOO_BIG
@@ -173,6 +205,8 @@ cdef int close_term(Formula *f) noexcept:
                 return TOO_BIG
             if suji_add(x, y if f.sign > 0 else -y, &f.sum_num[i]) or suji_mul(f.sum_den[i], f.q, &f.sum_den[i]):
                 return TOO_BIG
+            if f.sum_num[i] == LLONG_MIN:  # −2^63 has no 64-bit opposite, which the reduction takes
+                return TOO_BIG
             lowest_terms(&f.sum_num[i], &f.sum_den[i])
             return DONE
     if f.sums == MAX_RADICANDS:
@@ -187,11 +221,10 @@ cdef int close_term(Formula *f) noexcept:
 cdef int has_the_value(Walk *w, Formula *prefix) noexcept:
     """1 when the prefix, ended here, has the value (as `has_value`), 0 when not, -1 when it cannot tell."""
     cdef Formula f = prefix[0]
-    cdef int i, k, nonzero = 0
+    cdef int i, k, same, nonzero = 0
     cdef bint listed
-    cdef long long x, y
     if f.state != S_CONSTANT:
-        i = close_factor(&f)
+        i = close_factor(w, &f)
         if i == DIVIDES_BY_ZERO:
             return 0
         if i == TOO_BIG:
@@ -205,10 +238,9 @@ cdef int has_the_value(Walk *w, Formula *prefix) noexcept:
         listed = False
         for k in range(w.radicands):
             if w.want_r[k] == f.sum_r[i]:
-                if suji_mul(f.sum_num[i], w.want_den[k], &x) or suji_mul(w.want_num[k], f.sum_den[i], &y):
-                    return -1
-                if x != y:
-                    return 0
+                same = suji_same_ratio(f.sum_num[i], w.want_den[k], w.want_num[k], f.sum_den[i])
+                if same <= 0:
+                    return same  # not the value, or (without 128-bit ints) cannot tell
                 listed = True
                 break
         if not listed:
@@ -253,7 +285,7 @@ cdef void walk(Walk *w, Formula *prefix, int start, int size, unsigned long long
             f.sign = -1
         else:  # a constant die, × ÷ or + −: the factor before it is complete (unless a constant closed it)
             if prefix.state != S_CONSTANT:
-                met = close_factor(&f)
+                met = close_factor(w, &f)
                 if met == DIVIDES_BY_ZERO:
                     continue  # not a formula, and no formula goes on from these dice
                 if met == TOO_BIG:
@@ -304,9 +336,10 @@ def walk_equal_sub_formulas(faces, dict terms):
         for r, (num, den) in terms.items():
             w.want_r[w.radicands], w.want_num[w.radicands], w.want_den[w.radicands] = r, num, den
             w.radicands += 1
-    except OverflowError:  # a value beyond 64 bits
+    except (OverflowError, TypeError):  # a value beyond 64 bits (or not made of ints)
         return None
-    w.best, w.gave_up, w.found_count = n - 1, False, 0
+    w.best, w.gave_up, w.found_count, w.split_steps = n - 1, False, 0, 0
+    memset(w.split_n, 0, sizeof(w.split_n))
     start.state, start.sign, start.p, start.q, start.r = S_START, 1, 0, 0, 0
     start.started = start.divides = start.root = start.squared = False
     start.number, start.sums = 0, 0
