@@ -9,7 +9,8 @@ import re
 from datetime import date
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
 from teacher_support import make_class, pupil_ids, sign_up
 
 from suji.web.classes.models import ClassPupil, SchoolClass
@@ -221,7 +222,17 @@ def test_next_years_class_starts_with_this_rosters_pupils_and_nothing_they_did(a
     form = client.get(f"/teacher/classes/new?roster_of={old_id}").get_data(as_text=True)
     assert f'name="roster_of" value="{old_id}"' in form and "starts with the 3 pupils of 4-2" in form
     assert 'name="school_year" type="number" min="2000" max="2100" value="2027"' in form  # the year after
-    response = client.post("/teacher/classes/new", data={"name": "5-1", "school_year": "2027", "roster_of": old_id})
+    commits = []
+
+    def committed(session: Session) -> None:
+        commits.append(session)
+
+    event.listen(Session, "after_commit", committed)
+    try:
+        response = client.post("/teacher/classes/new", data={"name": "5-1", "school_year": "2027", "roster_of": old_id})
+    finally:
+        event.remove(Session, "after_commit", committed)
+    assert len(commits) == 1  # the class and its pupils, with their extra time and hints, all or nothing
     new_id = response.headers["Location"].rsplit("/", 1)[1]
     with app.app_context():
         def pupils(class_id):

@@ -81,10 +81,19 @@ def classes_of(teacher_id: int) -> list[tuple[SchoolClass, int]]:
     return [(c, int(n)) for c, n in rows]
 
 
-def create_class(teacher_id: int, info: roster.ClassInfo) -> SchoolClass:
+def create_class(teacher_id: int, info: roster.ClassInfo, roster_of: SchoolClass | None = None) -> SchoolClass:
+    """A new class; with `roster_of` (next year's class), that class's pupils on its roster: their names, class
+    numbers, extra time and free hints, and nothing they did, no card (the old class keeps its own data and its own
+    deletion date). One transaction: the class is made with all of them or not at all."""
     cls = SchoolClass(public_id=new_public_id(), teacher_id=teacher_id, name=info.name,
                       school_year=info.school_year, ends_on=info.ends_on, leaderboard=info.leaderboard)  # fmt: skip
     db.session.add(cls)
+    if roster_of is not None:
+        db.session.flush()  # the class's id, for its pupils' rows
+        pupils = pupils_of(roster_of)
+        staged = _stage_pupils(cls, [roster.RosterLine(p.name, p.number) for p in pupils])
+        for old, new in zip(pupils, staged, strict=True):
+            new.extra_time, new.free_hints = old.extra_time, old.free_hints
     db.session.commit()
     return cls
 
@@ -120,6 +129,17 @@ def pupils_of(cls: SchoolClass) -> list[ClassPupil]:
 
 def add_pupils(cls: SchoolClass, lines: Iterable[roster.RosterLine]) -> list[ClassPupil]:
     """Put pupils on the roster, all or none: SchoolError when a name or a class number is taken already."""
+    added = _stage_pupils(cls, lines)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same names added a moment ago from another tab
+        db.session.rollback()
+        raise Conflict from None
+    return added
+
+
+def _stage_pupils(cls: SchoolClass, lines: Iterable[roster.RosterLine]) -> list[ClassPupil]:
+    """The pupils' rows added to the session, not committed; SchoolError (nothing added) when one cannot be."""
     existing = pupils_of(cls)
     names = {p.name_key: p for p in existing}
     numbers = {p.number: p for p in existing if p.number is not None}
@@ -136,24 +156,8 @@ def add_pupils(cls: SchoolClass, lines: Iterable[roster.RosterLine]) -> list[Cla
                               reason=SchoolError("number_taken", number=line.number, name=numbers[line.number].name))  # fmt: skip
         pupil = ClassPupil(public_id=new_public_id(), class_id=cls.id, name=line.name,
                            name_key=roster.name_key(line.name), number=line.number)  # fmt: skip
-        db.session.add(pupil)
         added.append(pupil)
-    try:
-        db.session.commit()
-    except IntegrityError:  # the same names added a moment ago from another tab
-        db.session.rollback()
-        raise Conflict from None
-    return added
-
-
-def copy_roster(source: SchoolClass, target: SchoolClass) -> list[ClassPupil]:
-    """Put `source`'s pupils on `target`'s roster (next year's class): names, class numbers, extra time and free
-    hints. Nothing they did is copied, and no card: the old class keeps its own data and its own deletion date."""
-    pupils = pupils_of(source)
-    added = add_pupils(target, [roster.RosterLine(p.name, p.number) for p in pupils])
-    for old, new in zip(pupils, added, strict=True):
-        new.extra_time, new.free_hints = old.extra_time, old.free_hints
-    _commit()
+    db.session.add_all(added)  # only once every line is known to fit: a refused roster adds nothing
     return added
 
 

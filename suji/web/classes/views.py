@@ -91,11 +91,9 @@ def create(teacher: Teacher) -> Response | tuple[str, int]:
         info = roster.parse_class(form, store.today(), store.year_end())
     except SchoolError as error:
         return _class_form(teacher, None, form, error, 400, roster_of)
-    cls = store.create_class(teacher.id, info)
-    if roster_of is not None:
-        # Next year's class: the same pupils, their names, class numbers, extra time and free hints; nothing they
-        # did, and no card (each gets a new one).
-        store.copy_roster(roster_of, cls)
+    # With roster_of, next year's class: the same pupils, their names, class numbers, extra time and free hints;
+    # nothing they did, and no card (each gets a new one). The class and its pupils are made in one transaction.
+    cls = store.create_class(teacher.id, info, roster_of)
     flash(str(MADE), "info")
     return redirect(url_for("classes.show", class_id=cls.public_id), code=303)
 
