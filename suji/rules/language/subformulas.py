@@ -20,9 +20,11 @@ tests/rules/test_subformulas.py holds the matches to `plain_equal_sub_formulas`,
 choice on its own.
 
 Where it is built, the walk in C (suji/rules/language/subformula_walk.pyx) answers first: the same matches from one
-depth-first walk over 64-bit ints, ten times as fast and touching a small fraction of the memory. It gives up on
-what would not fit (a number beyond 64 bits, more than 24 dice), and `search_equal_sub_formulas` below answers
-those, and everything where the walk is not built (no C compiler at install, SUJI_NATIVE=0).
+depth-first walk over 64-bit ints, on a roll's formulas about ten times as fast and touching a small fraction of
+the memory. It gives up (None) on what it would not hold exactly or soon (a number beyond 64 bits, more than 24
+dice, 8 radicands or 1,024 matches, roots of long numbers too slow to factor: its module lists them), and
+`search_equal_sub_formulas` below answers those, and everything where the walk is not built (no C compiler at
+install, SUJI_NATIVE=0).
 """
 
 from __future__ import annotations
